@@ -1,0 +1,54 @@
+package org.edgelab.storage.api;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A streaming write of one object: chunks in order, then {@link #commit()} or {@link #abort()}.
+ * Closing a writer that was not committed aborts it, so try-with-resources never leaves a
+ * partial object behind.
+ *
+ * <p>Written by one thread at a time; {@link #follow()} may be called from any thread.
+ */
+public interface ObjectWriter extends AutoCloseable {
+
+    /** Returns the key being written. */
+    CacheKey key();
+
+    /**
+     * Appends the remaining bytes of {@code chunk} (consuming them). The engine copies what it
+     * keeps: the caller may reuse the buffer when this returns.
+     *
+     * @throws StorageFullException when the object no longer fits; the write is then aborted
+     */
+    void write(ByteBuffer chunk) throws IOException;
+
+    /** Returns the number of bytes written so far. */
+    long written();
+
+    /**
+     * Opens a reader that follows this in-progress object: it can read every byte written so far
+     * and learns of new ones through {@link StoredObject#awaitLength(long)}. It stays readable
+     * after commit; after an abort its reads and waits fail with {@link WriteAbortedException}.
+     */
+    StoredObject follow();
+
+    /**
+     * Makes the object visible under its key with the given final metadata (whose length must
+     * equal {@link #written()}). Durable engines make it durable before or as part of this call,
+     * as their documentation states.
+     *
+     * @throws IllegalStateException if the writer was already committed or aborted
+     */
+    void commit(ObjectMetadata finalMetadata) throws IOException;
+
+    /** Commits with the metadata given to {@link ObjectStore#begin}, its length set to {@link #written()}. */
+    void commit() throws IOException;
+
+    /** Discards everything written; the store is as if the write never began. Idempotent. */
+    void abort();
+
+    /** Aborts unless committed. */
+    @Override
+    void close();
+}
