@@ -82,11 +82,12 @@ public final class ByteSize {
         String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         double value = bytes;
         int i = -1;
-        while (value >= 1024 && i < units.length - 1) {
+        while ((value >= 1024 || Math.round(value * 10) >= 10240) && i < units.length - 1) {
             value /= 1024;
             i++;
         }
-        return (value == Math.rint(value) ? String.valueOf((long) value) : String.format(Locale.ROOT, "%.1f", value))
+        double rounded = Math.round(value * 10) / 10.0;
+        return (rounded == Math.rint(rounded) ? String.valueOf((long) rounded) : String.format(Locale.ROOT, "%.1f", rounded))
                 + " " + units[i];
     }
 }

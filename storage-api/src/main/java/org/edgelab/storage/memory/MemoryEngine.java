@@ -1,0 +1,60 @@
+package org.edgelab.storage.memory;
+
+import java.util.List;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StorageEngine;
+import org.edgelab.storage.eviction.EvictionPolicies;
+import org.edgelab.units.ByteSize;
+
+/**
+ * The {@code memory} engine: objects in off-heap chunks from a pool bounded by the capacity,
+ * evicted by a named policy. Nothing survives a restart. Stateless and thread-safe.
+ */
+public final class MemoryEngine implements StorageEngine {
+
+    /** The engine's name in {@link org.edgelab.storage.api.StorageEngines}. */
+    public static final String NAME = "memory";
+    static final String CAPACITY = "capacity";
+    static final String CHUNK_SIZE = "chunk-size";
+    static final String POLICY = "policy";
+    private static final long MAX_CHUNK_SIZE = 1L << 30;
+
+    private static final List<EngineSettings.Spec> SPECS = List.of(
+            new EngineSettings.Spec(CAPACITY, "256m", "bytes of off-heap memory for object bodies"),
+            new EngineSettings.Spec(CHUNK_SIZE, "64k",
+                    "size of the pooled off-heap buffers bodies are stored in; every object uses whole chunks"),
+            new EngineSettings.Spec(POLICY, "lru", "eviction policy, one of the registered policies"));
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "bounded off-heap memory in pooled chunks, evicting by policy; not persistent";
+    }
+
+    @Override
+    public List<EngineSettings.Spec> settings() {
+        return SPECS;
+    }
+
+    @Override
+    public ObjectStore open(EngineSettings settings) {
+        settings.requireOnly(NAME, SPECS);
+        long capacity = settings.bytes(CAPACITY, ByteSize.parse("256m"));
+        long chunkSize = settings.bytes(CHUNK_SIZE, ByteSize.parse("64k"));
+        if (chunkSize <= 0 || chunkSize > MAX_CHUNK_SIZE) {
+            throw new IllegalArgumentException("engine setting '" + CHUNK_SIZE + "' must be between 1 byte and "
+                    + ByteSize.format(MAX_CHUNK_SIZE) + ", got " + settings.string(CHUNK_SIZE, ""));
+        }
+        if (capacity < chunkSize) {
+            throw new IllegalArgumentException("engine setting '" + CAPACITY + "' (" + ByteSize.format(capacity)
+                    + ") must be at least one chunk (" + ByteSize.format(chunkSize) + ")");
+        }
+        String policy = settings.string(POLICY, "lru");
+        return new MemoryStore(capacity, (int) chunkSize, policy, EvictionPolicies.create(policy, capacity));
+    }
+}

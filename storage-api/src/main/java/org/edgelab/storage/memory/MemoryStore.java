@@ -1,0 +1,613 @@
+package org.edgelab.storage.memory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.ObjectWriter;
+import org.edgelab.storage.api.StorageFullException;
+import org.edgelab.storage.api.StoreCounters;
+import org.edgelab.storage.api.StoreStats;
+import org.edgelab.storage.api.StoreUsage;
+import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.api.WriteAbortedException;
+import org.edgelab.storage.eviction.EvictionPolicy;
+import org.edgelab.units.ByteSize;
+
+/**
+ * A bounded store of objects held in off-heap chunks of a fixed size (see {@link MemoryEngine}).
+ *
+ * <p>Memory: at most {@code capacity / chunkSize} direct buffers are ever allocated; they are
+ * allocated lazily and recycled through a free list, never per write. An object uses whole chunks,
+ * so {@link StoreUsage#usedBytes()} counts chunks in use (committed objects, writes in progress,
+ * and removed or evicted objects still pinned by readers) and never exceeds the capacity.
+ *
+ * <p>Eviction: a write that needs a chunk when none is free asks the policy for victims. Victims
+ * that a reader holds open are skipped (evicting them would free nothing while they are read) and
+ * handed back to the policy as freshly inserted; if no unpinned object is left, the write fails
+ * with {@link StorageFullException} and is aborted.
+ *
+ * <p>Thread-safety and locking: one store lock guards the index, the policy, the chunk pool and
+ * every entry's reference count. Reads take no lock: an entry's chunks are published through
+ * volatile fields before its length, and stay allocated while any reference is open. Each writer
+ * has its own monitor so that an abort from another thread never frees a chunk mid-copy (lock
+ * order: writer, then store). Followers wait on a per-entry monitor; their futures complete
+ * outside every lock.
+ */
+public final class MemoryStore implements ObjectStore {
+
+    private final long capacity;
+    private final int chunkSize;
+    private final long maxChunks;
+    private final String policyName;
+    private final StoreCounters counters = new StoreCounters();
+
+    private final Object lock = new Object();
+    /** Committed objects by key. Guarded by {@link #lock}. */
+    private final Map<CacheKey, Entry> index = new HashMap<>();
+    /** Guarded by {@link #lock}. */
+    private final EvictionPolicy<CacheKey> policy;
+    /** Recycled chunks. Guarded by {@link #lock}. */
+    private final ArrayDeque<ByteBuffer> freeChunks = new ArrayDeque<>();
+    /** Chunks allocated so far (in use or free), at most {@link #maxChunks}. Guarded by {@link #lock}. */
+    private long allocatedChunks;
+    /** Guarded by {@link #lock}. */
+    private boolean closed;
+
+    MemoryStore(long capacity, int chunkSize, String policyName, EvictionPolicy<CacheKey> policy) {
+        this.capacity = capacity;
+        this.chunkSize = chunkSize;
+        this.maxChunks = capacity / chunkSize;
+        this.policyName = policyName;
+        this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    @Override
+    public String engineName() {
+        return MemoryEngine.NAME;
+    }
+
+    @Override
+    public Optional<StoredObject> lookup(CacheKey key) {
+        Objects.requireNonNull(key, "key");
+        Entry e;
+        synchronized (lock) {
+            checkOpen();
+            counters.lookups.increment();
+            e = index.get(key);
+            if (e == null) {
+                return Optional.empty();
+            }
+            e.refs++;
+            policy.onAccess(key);
+        }
+        counters.lookupHits.increment();
+        return Optional.of(new Handle(e, e.metadata));
+    }
+
+    @Override
+    public ObjectWriter begin(CacheKey key, ObjectMetadata metadata) throws StorageFullException {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(metadata, "metadata");
+        synchronized (lock) {
+            checkOpen();
+        }
+        if (metadata.length() != ObjectMetadata.UNKNOWN_LENGTH && chunksFor(metadata.length()) > maxChunks) {
+            throw tooLarge(key, metadata.length());
+        }
+        counters.writesBegun.increment();
+        return new Writer(new Entry(key, metadata));
+    }
+
+    @Override
+    public boolean remove(CacheKey key) {
+        synchronized (lock) {
+            checkOpen();
+            Entry e = index.remove(key);
+            if (e == null) {
+                return false;
+            }
+            policy.onRemove(key);
+            release(e);
+        }
+        counters.removals.increment();
+        return true;
+    }
+
+    @Override
+    public boolean updateMetadata(CacheKey key, ObjectMetadata metadata) {
+        Objects.requireNonNull(metadata, "metadata");
+        synchronized (lock) {
+            checkOpen();
+            Entry e = index.get(key);
+            if (e == null) {
+                return false;
+            }
+            if (metadata.length() != e.length) {
+                throw new IllegalArgumentException("updated metadata of '" + key + "' must keep its length "
+                        + e.length + ", got " + metadata.length());
+            }
+            e.metadata = metadata;
+            return true;
+        }
+    }
+
+    @Override
+    public StoreUsage usage() {
+        synchronized (lock) {
+            return new StoreUsage(capacity, (allocatedChunks - freeChunks.size()) * chunkSize, index.size());
+        }
+    }
+
+    @Override
+    public StoreStats stats() {
+        long allocated;
+        long free;
+        synchronized (lock) {
+            allocated = allocatedChunks;
+            free = freeChunks.size();
+        }
+        return counters.snapshot(Map.of(
+                "policy", policyName,
+                "chunkSizeBytes", chunkSize,
+                "allocatedChunkBytes", allocated * chunkSize,
+                "freeChunkBytes", free * chunkSize));
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Entry e : index.values()) {
+                policy.onRemove(e.key);
+                release(e);
+            }
+            index.clear();
+            freeChunks.clear();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryStore[capacity=" + ByteSize.format(capacity) + ", chunk=" + ByteSize.format(chunkSize)
+                + ", policy=" + policyName + "]";
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the memory store is closed");
+        }
+    }
+
+    private long chunksFor(long bytes) {
+        return (bytes + chunkSize - 1) / chunkSize;
+    }
+
+    private StorageFullException tooLarge(CacheKey key, long bytes) {
+        return new StorageFullException("object '" + key + "' of " + bytes + " bytes does not fit in the memory store's "
+                + ByteSize.format(maxChunks * chunkSize) + " (capacity " + ByteSize.format(capacity) + ")");
+    }
+
+    /** Drops one reference to {@code e}; the last one returns its chunks to the pool. Caller holds {@link #lock}. */
+    private void release(Entry e) {
+        assert Thread.holdsLock(lock);
+        if (--e.refs > 0) {
+            return;
+        }
+        ByteBuffer[] chunks = e.chunks;
+        for (int i = 0; i < e.chunkCount; i++) {
+            if (!closed) {
+                freeChunks.push(chunks[i].clear());
+            }
+            chunks[i] = null;
+        }
+        e.chunkCount = 0;
+    }
+
+    /** Adds one reference to {@code e} (a new reader). Caller holds {@link #lock}. */
+    private void retain(Entry e) {
+        assert Thread.holdsLock(lock);
+        e.refs++;
+    }
+
+    /**
+     * Returns a chunk for the writer of {@code e}, recycling, allocating or evicting as needed.
+     * Caller holds the writer's monitor.
+     */
+    private ByteBuffer takeChunk(Entry e) throws StorageFullException {
+        boolean allocate = false;
+        synchronized (lock) {
+            checkOpen();
+            if (e.chunkCount + 1L > maxChunks) {
+                throw tooLarge(e.key, e.written + 1);
+            }
+            ByteBuffer chunk = freeChunks.poll();
+            if (chunk == null) {
+                if (allocatedChunks < maxChunks) {
+                    allocatedChunks++;
+                    allocate = true;
+                } else {
+                    evictForOneChunk();
+                    chunk = freeChunks.poll();
+                    if (chunk == null) {
+                        throw new StorageFullException("memory store full (" + ByteSize.format(capacity)
+                                + "): every stored byte is held by a reader or a write in progress");
+                    }
+                }
+            }
+            if (!allocate) {
+                e.addChunk(chunk);
+                return chunk;
+            }
+        }
+        // Allocation of a new direct buffer happens outside the lock; the slot was reserved above.
+        ByteBuffer fresh;
+        try {
+            fresh = ByteBuffer.allocateDirect(chunkSize);
+        } catch (OutOfMemoryError oom) {
+            synchronized (lock) {
+                allocatedChunks--;
+            }
+            throw new StorageFullException("cannot allocate off-heap memory for the memory store ("
+                    + oom.getMessage() + "); raise -XX:MaxDirectMemorySize or lower the capacity");
+        }
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("the memory store is closed");
+            }
+            e.addChunk(fresh);
+        }
+        return fresh;
+    }
+
+    /** Evicts unpinned objects in policy order until a chunk is free or none is left. Caller holds {@link #lock}. */
+    private void evictForOneChunk() {
+        List<Entry> pinned = null;
+        while (freeChunks.isEmpty()) {
+            CacheKey victim = policy.evict();
+            if (victim == null) {
+                break;
+            }
+            Entry e = index.get(victim);
+            if (e == null) {
+                continue;
+            }
+            if (e.refs > 1) {
+                if (pinned == null) {
+                    pinned = new ArrayList<>();
+                }
+                pinned.add(e);
+                continue;
+            }
+            index.remove(victim);
+            counters.evictions.increment();
+            counters.evictedBytes.add(e.length);
+            release(e);
+        }
+        if (pinned != null) {
+            for (Entry e : pinned) {
+                policy.onInsert(e.key, e.length);
+            }
+        }
+    }
+
+    private enum State { WRITING, COMMITTED, ABORTED }
+
+    /** One object version: its chunks, length and state. See the class comment for what guards what. */
+    private static final class Entry {
+        final CacheKey key;
+        volatile ObjectMetadata metadata;
+        /** Published before {@link #length}; elements below chunkCount are set before the length covers them. */
+        volatile ByteBuffer[] chunks = new ByteBuffer[4];
+        /** Guarded by the store lock. */
+        int chunkCount;
+        /** Guarded by the store lock. Starts with the writer's reference. */
+        int refs = 1;
+        /** Bytes readable (monotonic while writing; final once committed). */
+        volatile long length;
+        volatile State state = State.WRITING;
+        /** Writer-thread only. */
+        long written;
+        /** Guarded by itself. */
+        private final List<Waiter> waiters = new ArrayList<>(0);
+
+        Entry(CacheKey key, ObjectMetadata metadata) {
+            this.key = key;
+            this.metadata = metadata;
+        }
+
+        void addChunk(ByteBuffer chunk) {
+            ByteBuffer[] cs = chunks;
+            if (chunkCount == cs.length) {
+                cs = java.util.Arrays.copyOf(cs, cs.length * 2);
+            }
+            cs[chunkCount++] = chunk;
+            chunks = cs;
+        }
+
+        CompletableFuture<Long> await(long minLength) {
+            synchronized (waiters) {
+                State s = state;
+                if (s == State.ABORTED) {
+                    return CompletableFuture.failedFuture(new WriteAbortedException(key));
+                }
+                long len = length;
+                if (len >= minLength || s == State.COMMITTED) {
+                    return CompletableFuture.completedFuture(len);
+                }
+                CompletableFuture<Long> f = new CompletableFuture<>();
+                waiters.add(new Waiter(minLength, f));
+                return f;
+            }
+        }
+
+        /** Completes the waiters the current length or state satisfies; call with no lock held. */
+        void signal() {
+            List<Waiter> ready = null;
+            long len;
+            State s;
+            synchronized (waiters) {
+                if (waiters.isEmpty()) {
+                    return;
+                }
+                s = state;
+                len = length;
+                for (var it = waiters.iterator(); it.hasNext(); ) {
+                    Waiter w = it.next();
+                    if (s != State.WRITING || len >= w.minLength) {
+                        if (ready == null) {
+                            ready = new ArrayList<>();
+                        }
+                        ready.add(w);
+                        it.remove();
+                    }
+                }
+            }
+            if (ready != null) {
+                for (Waiter w : ready) {
+                    if (s == State.ABORTED) {
+                        w.future.completeExceptionally(new WriteAbortedException(key));
+                    } else {
+                        w.future.complete(len);
+                    }
+                }
+            }
+        }
+    }
+
+    private record Waiter(long minLength, CompletableFuture<Long> future) {
+    }
+
+    /** The writer of one entry. Its monitor serializes writes with an abort from another thread. */
+    private final class Writer implements ObjectWriter {
+        private final Entry entry;
+        /** The chunk being filled and how far; guarded by this writer's monitor. */
+        private ByteBuffer current;
+        private int currentFill;
+
+        Writer(Entry entry) {
+            this.entry = entry;
+        }
+
+        @Override
+        public CacheKey key() {
+            return entry.key;
+        }
+
+        @Override
+        public void write(ByteBuffer chunk) throws StorageFullException {
+            try {
+                writeLocked(chunk);
+            } catch (StorageFullException | RuntimeException e) {
+                abort();
+                throw e;
+            }
+            entry.signal();
+        }
+
+        private synchronized void writeLocked(ByteBuffer src) throws StorageFullException {
+            if (entry.state != State.WRITING) {
+                throw new IllegalStateException("the write of '" + entry.key + "' was already "
+                        + (entry.state == State.COMMITTED ? "committed" : "aborted"));
+            }
+            int total = src.remaining();
+            while (src.hasRemaining()) {
+                if (current == null || currentFill == chunkSize) {
+                    current = takeChunk(entry);
+                    currentFill = 0;
+                }
+                int n = Math.min(src.remaining(), chunkSize - currentFill);
+                current.put(currentFill, src, src.position(), n);
+                src.position(src.position() + n);
+                currentFill += n;
+                entry.written += n;
+                entry.length = entry.written;
+            }
+            counters.bytesWritten.add(total);
+        }
+
+        @Override
+        public synchronized long written() {
+            return entry.written;
+        }
+
+        @Override
+        public StoredObject follow() {
+            synchronized (lock) {
+                retain(entry);
+            }
+            return new Handle(entry, entry.metadata);
+        }
+
+        @Override
+        public void commit(ObjectMetadata finalMetadata) {
+            Objects.requireNonNull(finalMetadata, "finalMetadata");
+            synchronized (this) {
+                if (entry.state != State.WRITING) {
+                    throw new IllegalStateException("the write of '" + entry.key + "' was already "
+                            + (entry.state == State.COMMITTED ? "committed" : "aborted"));
+                }
+                if (finalMetadata.length() != entry.written) {
+                    throw new IllegalArgumentException("final metadata of '" + entry.key + "' gives length "
+                            + finalMetadata.length() + " but " + entry.written + " bytes were written");
+                }
+                synchronized (lock) {
+                    checkOpen();
+                    entry.metadata = finalMetadata;
+                    entry.state = State.COMMITTED;
+                    Entry previous = index.put(entry.key, entry);
+                    if (previous != null) {
+                        release(previous);
+                    }
+                    policy.onInsert(entry.key, entry.written);
+                }
+            }
+            counters.writesCommitted.increment();
+            entry.signal();
+        }
+
+        @Override
+        public void commit() {
+            commit(entry.metadata.withLength(written()));
+        }
+
+        @Override
+        public void abort() {
+            synchronized (this) {
+                if (entry.state != State.WRITING) {
+                    return;
+                }
+                synchronized (lock) {
+                    entry.state = State.ABORTED;
+                    release(entry);
+                }
+                current = null;
+            }
+            counters.writesAborted.increment();
+            entry.signal();
+        }
+
+        @Override
+        public void close() {
+            abort();
+        }
+    }
+
+    /** A reader's reference to an entry; holds one reference count until closed. */
+    private final class Handle implements StoredObject {
+        private final Entry entry;
+        private final ObjectMetadata metadata;
+        private final AtomicBoolean closedFlag = new AtomicBoolean();
+
+        Handle(Entry entry, ObjectMetadata metadata) {
+            this.entry = entry;
+            this.metadata = metadata;
+        }
+
+        @Override
+        public CacheKey key() {
+            return entry.key;
+        }
+
+        @Override
+        public ObjectMetadata metadata() {
+            return metadata;
+        }
+
+        @Override
+        public long availableLength() {
+            return entry.length;
+        }
+
+        @Override
+        public boolean isComplete() {
+            return entry.state == State.COMMITTED;
+        }
+
+        @Override
+        public CompletableFuture<Long> awaitLength(long minLength) {
+            checkHandleOpen();
+            return entry.await(minLength);
+        }
+
+        @Override
+        public int read(long position, ByteBuffer dst) throws IOException {
+            checkHandleOpen();
+            if (position < 0) {
+                throw new IllegalArgumentException("position must be >= 0, got " + position);
+            }
+            State s = entry.state;
+            if (s == State.ABORTED) {
+                throw new WriteAbortedException(entry.key);
+            }
+            long len = entry.length;
+            if (position >= len) {
+                return s == State.COMMITTED ? -1 : 0;
+            }
+            ByteBuffer[] chunks = entry.chunks;
+            int copied = 0;
+            long pos = position;
+            while (dst.hasRemaining() && pos < len) {
+                ByteBuffer chunk = chunks[(int) (pos / chunkSize)];
+                int off = (int) (pos % chunkSize);
+                int n = (int) Math.min(Math.min(dst.remaining(), chunkSize - off), len - pos);
+                dst.put(dst.position(), chunk, off, n);
+                dst.position(dst.position() + n);
+                pos += n;
+                copied += n;
+            }
+            counters.bytesRead.add(copied);
+            return copied;
+        }
+
+        @Override
+        public Optional<ByteBuffer> view(long position, int maxLength) {
+            checkHandleOpen();
+            if (position < 0 || maxLength <= 0 || entry.state == State.ABORTED) {
+                return Optional.empty();
+            }
+            long len = entry.length;
+            if (position >= len) {
+                return Optional.empty();
+            }
+            ByteBuffer chunk = entry.chunks[(int) (position / chunkSize)];
+            int off = (int) (position % chunkSize);
+            int n = (int) Math.min(Math.min(maxLength, chunkSize - off), len - position);
+            counters.bytesRead.add(n);
+            return Optional.of(chunk.slice(off, n).asReadOnlyBuffer());
+        }
+
+        @Override
+        public void close() {
+            if (closedFlag.compareAndSet(false, true)) {
+                synchronized (lock) {
+                    release(entry);
+                }
+            }
+        }
+
+        private void checkHandleOpen() {
+            if (closedFlag.get()) {
+                throw new IllegalStateException("the reference to '" + entry.key + "' is closed");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "StoredObject[" + entry.key + ", " + entry.length + " bytes" + (isComplete() ? "" : ", writing") + "]";
+        }
+    }
+}
