@@ -1,0 +1,2 @@
+/** The origin's Netty pipeline: initializer, request handler, response writer (pacing, faults, zero copy), ranges and conditionals. */
+package org.edgelab.origin.server;
