@@ -1,0 +1,300 @@
+package org.edgelab.loadgen;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+import org.edgelab.loadgen.workload.FixedUrlWorkload;
+import org.edgelab.loadgen.workload.Workload;
+
+/**
+ * One load run, with wrk's options where they mean the same: {@link Builder#url} (URL),
+ * {@link Builder#connections} ({@code -c}), {@link Builder#threads} ({@code -t}, event loops),
+ * {@link Builder#duration} ({@code -d}), {@link Builder#timeout} ({@code --timeout}),
+ * {@link Builder#latency} ({@code --latency}); plus {@link Builder#rate} ({@code --rate}, open loop),
+ * {@link Builder#requests} ({@code --requests}, a bound), the {@link Workload}, link emulation and
+ * output options. Every run is bounded by its duration and stops by itself.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class LoadConfig {
+    private final URI url;
+    private final int connections;
+    private final int threads;
+    private final Duration duration;
+    private final long requests;
+    private final Duration timeout;
+    private final boolean latency;
+    private final Schedule rate;
+    private final Workload workload;
+    private final LinkEmulation link;
+    private final boolean verify;
+    private final long seed;
+    private final Duration reportInterval;
+    private final Duration lateThreshold;
+
+    private LoadConfig(Builder b) {
+        this.url = b.url;
+        this.connections = b.connections;
+        this.threads = b.threads;
+        this.duration = b.duration;
+        this.requests = b.requests;
+        this.timeout = b.timeout;
+        this.latency = b.latency;
+        this.rate = b.rate;
+        this.workload = b.workload != null ? b.workload : FixedUrlWorkload.of(pathAndQuery(b.url));
+        this.link = b.link;
+        this.verify = b.verify;
+        this.seed = b.seed;
+        this.reportInterval = b.reportInterval;
+        this.lateThreshold = b.lateThreshold;
+    }
+
+    /** A builder with wrk's defaults: 10 connections, 2 threads, 10 s, 2 s timeout, closed loop. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The path and query of {@code url} ("/" when empty). */
+    public static String pathAndQuery(URI url) {
+        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+        return url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
+    }
+
+    /** Target URL (http only); its host and port receive every request. */
+    public URI url() {
+        return url;
+    }
+
+    /** Number of connections kept open ({@code -c}). */
+    public int connections() {
+        return connections;
+    }
+
+    /** Number of event-loop threads ({@code -t}). */
+    public int threads() {
+        return threads;
+    }
+
+    /** Upper bound on the measured run's length ({@code -d}). */
+    public Duration duration() {
+        return duration;
+    }
+
+    /** Upper bound on the number of requests, 0 for none ({@code --requests}). */
+    public long requests() {
+        return requests;
+    }
+
+    /** A response not complete this long after its request was sent counts as a timeout ({@code --timeout}). */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** Print the latency distribution in the summary ({@code --latency}). */
+    public boolean latency() {
+        return latency;
+    }
+
+    /** The open-loop schedule ({@code --rate}, or a timed trace's timestamps), or null for closed loop. */
+    public Schedule schedule() {
+        return rate != null ? rate : workload.schedule();
+    }
+
+    /** Which requests are sent. */
+    public Workload workload() {
+        return workload;
+    }
+
+    /** Link emulation per connection. */
+    public LinkEmulation link() {
+        return link;
+    }
+
+    /** Verify synthetic bodies byte by byte (on by default). */
+    public boolean verify() {
+        return verify;
+    }
+
+    /** Seed of the per-connection random sources. */
+    public long seed() {
+        return seed;
+    }
+
+    /** Interval of the histogram log ({@code .hlog}). */
+    public Duration reportInterval() {
+        return reportInterval;
+    }
+
+    /** An open-loop request sent later than this after its intended start counts as a late start. */
+    public Duration lateThreshold() {
+        return lateThreshold;
+    }
+
+    /** A one-line description: "12 connections, 2 threads, 10s, closed loop". */
+    public String describe() {
+        Schedule s = schedule();
+        return String.format(Locale.ROOT, "%d connections, %d threads, %ss%s, %s, timeout %sms, link %s",
+                connections, threads, duration.toMillis() / 1000.0,
+                requests > 0 ? ", at most " + requests + " requests" : "",
+                s == null ? "closed loop" : "open loop (" + s.describe() + ")", timeout.toMillis(), link.describe());
+    }
+
+    /** Builds a {@link LoadConfig}; not thread-safe. Setters validate their argument at once. */
+    public static final class Builder {
+        private URI url;
+        private int connections = 10;
+        private int threads = 2;
+        private Duration duration = Duration.ofSeconds(10);
+        private long requests;
+        private Duration timeout = Duration.ofSeconds(2);
+        private boolean latency;
+        private Schedule rate;
+        private Workload workload;
+        private LinkEmulation link = LinkEmulation.NONE;
+        private boolean verify = true;
+        private long seed = 42;
+        private Duration reportInterval = Duration.ofSeconds(1);
+        private Duration lateThreshold = Duration.ofMillis(1);
+
+        private Builder() {
+        }
+
+        /** Target URL, e.g. http://127.0.0.1:8080/objects/100KB/a. */
+        public Builder url(String url) {
+            try {
+                return url(URI.create(url));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("'" + url + "' is not a URL: " + e.getMessage());
+            }
+        }
+
+        /** Target URL (scheme http, with a host). */
+        public Builder url(URI url) {
+            Objects.requireNonNull(url, "url");
+            if (!"http".equalsIgnoreCase(url.getScheme())) {
+                throw new IllegalArgumentException("'" + url + "': only http:// URLs are supported");
+            }
+            if (url.getHost() == null) {
+                throw new IllegalArgumentException("'" + url + "' has no host");
+            }
+            this.url = url;
+            return this;
+        }
+
+        /** {@code -c}: connections (>= 1). */
+        public Builder connections(int connections) {
+            if (connections < 1) {
+                throw new IllegalArgumentException("connections must be >= 1, got " + connections);
+            }
+            this.connections = connections;
+            return this;
+        }
+
+        /** {@code -t}: event-loop threads (>= 1). */
+        public Builder threads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+            }
+            this.threads = threads;
+            return this;
+        }
+
+        /** {@code -d}: the run's maximum length (> 0). */
+        public Builder duration(Duration duration) {
+            if (duration == null || duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException("duration must be > 0, got " + duration);
+            }
+            this.duration = duration;
+            return this;
+        }
+
+        /** {@code --requests}: stop after this many requests (0 = only the duration bounds the run). */
+        public Builder requests(long requests) {
+            if (requests < 0) {
+                throw new IllegalArgumentException("requests must be >= 0, got " + requests);
+            }
+            this.requests = requests;
+            return this;
+        }
+
+        /** {@code --timeout}: per-request timeout (> 0). */
+        public Builder timeout(Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout must be > 0, got " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** {@code --latency}: print the latency distribution. */
+        public Builder latency(boolean latency) {
+            this.latency = latency;
+            return this;
+        }
+
+        /** {@code --rate}: open loop at this schedule (see {@link RateSchedule}); null for closed loop. */
+        public Builder rate(Schedule rate) {
+            this.rate = rate;
+            return this;
+        }
+
+        /** What to request; default: the URL's path for every request. */
+        public Builder workload(Workload workload) {
+            this.workload = workload;
+            return this;
+        }
+
+        /** Per-connection link emulation. */
+        public Builder link(LinkEmulation link) {
+            this.link = Objects.requireNonNull(link, "link");
+            return this;
+        }
+
+        /** Verify synthetic bodies byte by byte (default true). */
+        public Builder verify(boolean verify) {
+            this.verify = verify;
+            return this;
+        }
+
+        /** Seed for random choices. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** Histogram log interval (>= 10 ms). */
+        public Builder reportInterval(Duration interval) {
+            if (interval == null || interval.toMillis() < 10) {
+                throw new IllegalArgumentException("report interval must be >= 10ms, got " + interval);
+            }
+            this.reportInterval = interval;
+            return this;
+        }
+
+        /** Open-loop starts later than this are counted as late (default 1 ms). */
+        public Builder lateThreshold(Duration threshold) {
+            if (threshold == null || threshold.isNegative()) {
+                throw new IllegalArgumentException("late threshold must be >= 0, got " + threshold);
+            }
+            this.lateThreshold = threshold;
+            return this;
+        }
+
+        /** The config; throws IllegalArgumentException when the URL is missing or options conflict. */
+        public LoadConfig build() {
+            if (url == null) {
+                throw new IllegalArgumentException("a target URL is required");
+            }
+            if (threads > connections) {
+                throw new IllegalArgumentException("connections (" + connections + ") must be >= threads (" + threads + ")");
+            }
+            if (rate != null && workload != null && workload.schedule() != null) {
+                throw new IllegalArgumentException("a timed trace sets its own request times; do not also set a rate "
+                        + "(replay it untimed to use a rate)");
+            }
+            return new LoadConfig(this);
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package org.edgelab.loadgen.client;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import org.edgelab.loadgen.LinkEmulation;
+import org.edgelab.loadgen.measure.ErrorClass;
+import org.edgelab.loadgen.measure.LoopMetrics;
+import org.edgelab.loadgen.workload.RequestSlot;
+
+/**
+ * A keep-alive HTTP/1.1 connection whose requests a {@link FetchDriver} chooses, one at a time; it
+ * verifies and counts responses like {@link HttpConnection} (into the loop's {@link LoopMetrics}) and
+ * reconnects after a close until stopped.
+ *
+ * <p>Thread-safety: confined to its event loop; {@link #start()} and {@link #wake()} must be called on it.
+ */
+public final class DrivenConnection extends ChannelInboundHandlerAdapter {
+    private static final long RECONNECT_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final FetchDriver driver;
+    private final LoopMetrics metrics;
+    private final EventLoop loop;
+    private final Bootstrap bootstrap;
+    private final byte[] host;
+    private final long timeoutNanos;
+    private final boolean verify;
+    private final RequestSlot slot = new RequestSlot();
+    private final ResponseCheck check = new ResponseCheck();
+
+    private Channel channel;
+    private boolean stopped;
+    private boolean inFlight;
+    private boolean headersSeen;
+    private long token;
+    private long sentNanos;
+
+    /** A connection to {@code address} on {@code loop}. */
+    public DrivenConnection(FetchDriver driver, LoopMetrics metrics, EventLoop loop, java.net.InetSocketAddress address,
+                            String hostHeader, LinkEmulation link, long timeoutNanos, boolean verify) {
+        this.driver = driver;
+        this.metrics = metrics;
+        this.loop = loop;
+        this.host = hostHeader.getBytes(StandardCharsets.US_ASCII);
+        this.timeoutNanos = timeoutNanos;
+        this.verify = verify;
+        DrivenConnection self = this;
+        this.bootstrap = new Bootstrap().group(loop).channel(Transports.channelClass()).remoteAddress(address)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ChannelPipeline p = ch.pipeline();
+                        if (!link.isNone()) {
+                            p.addLast("link", new LinkEmulator(link));
+                        }
+                        p.addLast("tap", new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                if (msg instanceof ByteBuf buf) {
+                                    metrics.bytesRead += buf.readableBytes();
+                                }
+                                ctx.fireChannelRead(msg);
+                            }
+                        });
+                        p.addLast("decoder", new HttpResponseDecoder(new HttpDecoderConfig().setMaxChunkSize(1 << 20)
+                                .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false))));
+                        p.addLast("connection", self);
+                    }
+                });
+    }
+
+    @Override
+    public boolean isSharable() {
+        return true;
+    }
+
+    /** Connects and starts pulling requests from the driver. */
+    public void start() {
+        connect();
+    }
+
+    private void connect() {
+        if (stopped) {
+            return;
+        }
+        bootstrap.connect().addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                metrics.error(ErrorClass.CONNECT);
+                if (!stopped) {
+                    loop.schedule(this::connect, RECONNECT_DELAY_NANOS, TimeUnit.NANOSECONDS);
+                }
+            }
+        });
+    }
+
+    /** Asks the driver for a request if this connection is idle. */
+    public void wake() {
+        if (!stopped && !inFlight && channel != null && channel.isActive()) {
+            long next = driver.nextFetch(slot);
+            if (next >= 0) {
+                send(next);
+            }
+        }
+    }
+
+    private void send(long next) {
+        token = next;
+        inFlight = true;
+        headersSeen = false;
+        sentNanos = System.nanoTime();
+        metrics.sent++;
+        channel.writeAndFlush(RequestEncoder.encode(channel.alloc(), slot, host), channel.voidPromise());
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+        metrics.connects++;
+        if (stopped) {
+            ctx.close();
+        } else {
+            wake();
+        }
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (!inFlight) {
+                return;
+            }
+            if (msg instanceof HttpResponse response) {
+                headersSeen = true;
+                if (response.decoderResult().isFailure()) {
+                    end(ErrorClass.INTEGRITY, true);
+                    return;
+                }
+                check.onHeaders(response, slot, verify);
+            }
+            if (msg instanceof HttpContent content) {
+                metrics.bodyBytes += check.onBody(content.content());
+                if (msg instanceof LastHttpContent) {
+                    metrics.completed++;
+                    int c = check.status() / 100;
+                    metrics.statusClasses[c >= 1 && c <= 5 ? c : 0]++;
+                    ErrorClass error = check.verdict();
+                    if (error == null && c == 2) {
+                        metrics.goodResponses++;
+                        metrics.goodBytes += check.bodyReceived();
+                    }
+                    end(error, !check.keepAlive());
+                }
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void end(ErrorClass error, boolean close) {
+        inFlight = false;
+        if (error != null) {
+            metrics.error(error);
+        }
+        driver.fetched(token, error, sentNanos, System.nanoTime(), check.bodyReceived());
+        if (close) {
+            channel.close();
+        } else {
+            wake();
+        }
+    }
+
+    /** Ends an overdue fetch as a timeout; called by the loop's sweeper. */
+    public void checkTimeout(long now) {
+        if (inFlight && now - sentNanos > timeoutNanos) {
+            end(ErrorClass.TIMEOUT, true);
+        }
+    }
+
+    /** Closes the connection and sends nothing more. */
+    public void stop() {
+        stopped = true;
+        inFlight = false;
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        channel = null;
+        if (inFlight && !stopped) {
+            inFlight = false;
+            ErrorClass error = headersSeen ? ErrorClass.TRUNCATED : ErrorClass.CLOSED;
+            metrics.error(error);
+            driver.fetched(token, error, sentNanos, System.nanoTime(), check.bodyReceived());
+        }
+        inFlight = false;
+        if (!stopped) {
+            connect();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+}

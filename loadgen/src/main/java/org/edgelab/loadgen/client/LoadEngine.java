@@ -1,0 +1,150 @@
+package org.edgelab.loadgen.client;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import org.HdrHistogram.Histogram;
+import org.edgelab.loadgen.LinkEmulation;
+import org.edgelab.loadgen.Schedule;
+import org.edgelab.loadgen.measure.Counters;
+import org.edgelab.loadgen.measure.CpuClock;
+import org.edgelab.loadgen.measure.LatencyLog;
+import org.edgelab.loadgen.measure.LoopMetrics;
+import org.edgelab.loadgen.workload.Workload;
+
+/**
+ * Runs one phase of load: opens N connections over E event loops, lets them send until the request
+ * bound or the deadline, stops them, and returns the counters, latency histograms and CPU time.
+ *
+ * <p>Thread-safety: {@link #run} is called from one thread, which blocks until the phase ends; the
+ * connections run on the event loops.
+ */
+public final class LoadEngine {
+    /** What one phase measured. */
+    public record Outcome(Counters counters, LatencyLog latency, Histogram serviceTime, long elapsedNanos,
+                          long processCpuNanos, long loopCpuNanos, boolean finishedBeforeDeadline, String transport) {
+    }
+
+    /** Settings of one phase. */
+    public record Phase(InetSocketAddress address, String hostHeader, int connections, int threads,
+                        Duration duration, long requestBound, Duration timeout, Schedule schedule,
+                        Workload workload, LinkEmulation link, boolean verify, long seed,
+                        Duration reportInterval, Duration lateThreshold) {
+    }
+
+    private LoadEngine() {
+    }
+
+    /** Runs {@code phase} to its end; throws InterruptedException if the caller is interrupted. */
+    public static Outcome run(Phase phase) throws InterruptedException {
+        EventLoopGroup group = Transports.newGroup(phase.threads(), "loadgen");
+        ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "loadgen-reporter");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<EventLoop> loops = new ArrayList<>();
+            for (EventExecutor e : group) {
+                loops.add((EventLoop) e);
+            }
+            List<Long> threadIds = new ArrayList<>();
+            for (EventLoop loop : loops) {
+                threadIds.add(await(loop.submit(() -> Thread.currentThread().getId())));
+            }
+            List<LoopMetrics> metrics = new ArrayList<>();
+            List<List<HttpConnection>> connections = new ArrayList<>();
+            for (int i = 0; i < loops.size(); i++) {
+                metrics.add(new LoopMetrics());
+                connections.add(new ArrayList<>());
+            }
+            Bootstrap template = new Bootstrap()
+                    .group(group)
+                    .channel(Transports.channelClass())
+                    .remoteAddress(phase.address())
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.SO_KEEPALIVE, true)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, phase.timeout().toMillis()))
+                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT);
+            byte[] host = phase.hostHeader().getBytes(StandardCharsets.US_ASCII);
+
+            CpuClock cpu = new CpuClock(threadIds);
+            long cpuStart = CpuClock.processCpuNanos();
+            long loopCpuStart = cpu.threadCpuNanos();
+            long start = System.nanoTime();
+            long startMillis = System.currentTimeMillis();
+            long ticketLimit = Math.min(phase.requestBound() <= 0 ? Long.MAX_VALUE : phase.requestBound(), phase.workload().size());
+            RunControl control = new RunControl(phase.connections(), ticketLimit, phase.schedule(), start,
+                    phase.duration().toNanos(), phase.timeout().toNanos(), phase.lateThreshold().toNanos(), phase.verify());
+            LatencyLog latency = new LatencyLog(metrics, startMillis, true);
+            long interval = phase.reportInterval().toNanos();
+            ScheduledFuture<?> flips = reporter.scheduleAtFixedRate(latency::flip, interval, interval, TimeUnit.NANOSECONDS);
+            long sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(phase.timeout().toNanos() / 10, TimeUnit.MILLISECONDS.toNanos(100)));
+            List<ScheduledFuture<?>> sweepers = new ArrayList<>();
+            for (int i = 0; i < loops.size(); i++) {
+                List<HttpConnection> mine = connections.get(i);
+                sweepers.add(loops.get(i).scheduleAtFixedRate(() -> {
+                    long now = System.nanoTime();
+                    for (HttpConnection c : mine) {
+                        c.checkTimeout(now);
+                    }
+                }, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS));
+            }
+            for (int c = 0; c < phase.connections(); c++) {
+                int l = c % loops.size();
+                EventLoop loop = loops.get(l);
+                HttpConnection connection = new HttpConnection(control, metrics.get(l), loop, template,
+                        phase.workload().newGenerator(phase.seed() * 1_000_003L + c), host, phase.link());
+                await(loop.submit(() -> connections.get(l).add(connection)));
+                connection.start();
+            }
+            boolean finished = control.awaitFinished(start + phase.duration().toNanos() - System.nanoTime());
+            long elapsed = System.nanoTime() - start;
+            control.stop();
+            for (int i = 0; i < loops.size(); i++) {
+                List<HttpConnection> mine = connections.get(i);
+                await(loops.get(i).submit(() -> mine.forEach(HttpConnection::stop)));
+            }
+            for (ScheduledFuture<?> s : sweepers) {
+                s.cancel(false);
+            }
+            flips.cancel(false);
+            Counters total = Counters.ZERO;
+            Histogram serviceTime = new Histogram(3);
+            for (int i = 0; i < loops.size(); i++) {
+                LoopMetrics m = metrics.get(i);
+                total = total.plus(await(loops.get(i).submit(m::snapshot)));
+                serviceTime.add(await(loops.get(i).submit(m.serviceTime::copy)));
+            }
+            long loopCpu = cpu.threadCpuNanos() - loopCpuStart;
+            long processCpu = CpuClock.processCpuNanos() - cpuStart;
+            latency.flip();
+            return new Outcome(total, latency, serviceTime, elapsed, processCpu, loopCpu, finished, Transports.name());
+        } finally {
+            reporter.shutdownNow();
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static <T> T await(io.netty.util.concurrent.Future<T> future) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("event loop task failed", e.getCause());
+        }
+    }
+}

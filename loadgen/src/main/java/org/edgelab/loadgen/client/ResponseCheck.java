@@ -1,0 +1,141 @@
+package org.edgelab.loadgen.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.AsciiString;
+import org.edgelab.loadgen.measure.ErrorClass;
+import org.edgelab.loadgen.workload.RequestSlot;
+import org.edgelab.origin.content.ContentVerifier;
+
+/**
+ * Checks one streamed response against the request that asked for it: status class, Content-Length,
+ * Content-Range (for 206), X-Cache, and every body byte of a synthetic object with the origin's
+ * {@link ContentVerifier}, starting at the range's offset. Bodies are never kept. Reused for every
+ * response of one connection.
+ *
+ * <p>Not thread-safe: confined to its connection's event loop.
+ */
+final class ResponseCheck {
+    private static final AsciiString X_CACHE = AsciiString.cached("x-cache");
+    private static final AsciiString CONTENT_RANGE = AsciiString.cached("content-range");
+
+    private boolean failed;
+    private boolean keepAlive;
+    private boolean hasXCache;
+    private boolean hit;
+    private int status;
+    private long bodyReceived;
+    private long expectedBody;
+    private ContentVerifier verifier;
+
+    /** Starts checking the response to {@code slot}; {@code verify} enables byte verification. */
+    void onHeaders(HttpResponse response, RequestSlot slot, boolean verify) {
+        failed = false;
+        bodyReceived = 0;
+        verifier = null;
+        status = response.status().code();
+        HttpHeaders headers = response.headers();
+        keepAlive = HttpUtil.isKeepAlive(response);
+        String xCache = headers.get(X_CACHE);
+        hasXCache = xCache != null;
+        hit = xCache != null && xCache.regionMatches(true, 0, "HIT", 0, 3);
+        long contentLength = HttpUtil.getContentLength(response, -1L);
+        expectedBody = contentLength;
+        if (status < 200 || status >= 300) {
+            return;
+        }
+        long offset = 0;
+        if (status == 206) {
+            if (slot.rangeStart < 0) {
+                failed = true; // a range nobody asked for
+                return;
+            }
+            long[] r = ContentRange.parse(headers.get(CONTENT_RANGE));
+            long wantedEnd = slot.objectSize >= 0 ? Math.min(slot.rangeEnd, slot.objectSize - 1) : slot.rangeEnd;
+            if (r == null || r[0] != slot.rangeStart || r[1] != wantedEnd
+                    || (slot.objectSize >= 0 && r[2] >= 0 && r[2] != slot.objectSize)) {
+                failed = true;
+                return;
+            }
+            offset = r[0];
+            long length = r[1] - r[0] + 1;
+            if (contentLength >= 0 && contentLength != length) {
+                failed = true;
+                return;
+            }
+            expectedBody = length;
+        } else if (slot.objectSize >= 0) {
+            if (contentLength >= 0 && contentLength != slot.objectSize) {
+                failed = true;
+                return;
+            }
+            expectedBody = slot.objectSize;
+        }
+        if (verify && slot.syntheticId != null) {
+            verifier = new ContentVerifier(slot.syntheticId, offset);
+        }
+    }
+
+    /** Checks the next body bytes (read without consuming); returns their count. */
+    int onBody(ByteBuf content) {
+        int n = content.readableBytes();
+        if (n == 0) {
+            return 0;
+        }
+        bodyReceived += n;
+        if (verifier != null && !failed) {
+            if (expectedBody >= 0 && bodyReceived > expectedBody) {
+                failed = true;
+            } else if (!verifier.update(content)) {
+                failed = true;
+            }
+        }
+        return n;
+    }
+
+    /** Marks the response as malformed (a decoder failure). */
+    void fail() {
+        failed = true;
+    }
+
+    /** The verdict once the body ended: null when the response is good, else its error class. */
+    ErrorClass verdict() {
+        verifier = null;
+        int statusClass = status / 100;
+        if (statusClass == 2) {
+            if (!failed && expectedBody >= 0 && bodyReceived < expectedBody) {
+                return ErrorClass.TRUNCATED;
+            }
+            if (failed || (expectedBody >= 0 && bodyReceived > expectedBody)) {
+                return ErrorClass.INTEGRITY;
+            }
+            return null;
+        }
+        if (statusClass == 3) {
+            return null;
+        }
+        return statusClass == 4 ? ErrorClass.STATUS_4XX : ErrorClass.STATUS_5XX;
+    }
+
+    int status() {
+        return status;
+    }
+
+    boolean keepAlive() {
+        return keepAlive;
+    }
+
+    boolean hasXCache() {
+        return hasXCache;
+    }
+
+    boolean hit() {
+        return hit;
+    }
+
+    long bodyReceived() {
+        return bodyReceived;
+    }
+}

@@ -1,0 +1,96 @@
+package org.edgelab.loadgen.measure;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Counters and latency recorders of one event loop.
+ *
+ * <p>Thread-safety: the plain counters are written only by the owning event-loop thread and read by
+ * others only after a task submitted to that loop has completed (which publishes them); the
+ * {@link Recorder}s are safe for the loop to record into while a reporting thread flips them.
+ */
+public final class LoopMetrics {
+    /** Time to first byte, nanoseconds from the request's intended start. */
+    public final Recorder ttfb = new Recorder(3);
+    /** Time to last byte, nanoseconds from the request's intended start. */
+    public final Recorder ttlb = new Recorder(3);
+
+    /**
+     * Time to last byte from the actual send, nanoseconds: what a tool with coordinated omission reports.
+     * Written by the loop only; copy it with a task on the loop.
+     */
+    public final Histogram serviceTime = new Histogram(3);
+
+    /** Requests whose response completed (any status, verified or not). */
+    public long completed;
+    /** Requests written to a connection. */
+    public long sent;
+    /** All bytes read from sockets (headers and bodies). */
+    public long bytesRead;
+    /** Body bytes received. */
+    public long bodyBytes;
+    /** Body bytes of responses that completed whole, with a 2xx status, and passed every check. */
+    public long goodBytes;
+    /** Responses that completed whole with a 2xx status and passed every check. */
+    public long goodResponses;
+    /** Completed responses that carried an X-Cache header. */
+    public long cacheResponses;
+    /** Completed responses whose X-Cache value starts with HIT. */
+    public long hits;
+    /** Body bytes of the responses counted in {@link #cacheResponses}. */
+    public long cacheBodyBytes;
+    /** Body bytes of the responses counted in {@link #hits}. */
+    public long hitBodyBytes;
+    /** Requests sent more than the late threshold after their intended start (open loop). */
+    public long lateStarts;
+    /** Largest delay between intended and actual start, nanoseconds. */
+    public long maxStartDelayNanos;
+    /** Connections established (including reconnects). */
+    public long connects;
+    /** Requests in flight when the run stopped at its deadline (not errors). */
+    public long unfinished;
+    /** Responses by status class: index 1..5 for 1xx..5xx, 0 for anything else. */
+    public final long[] statusClasses = new long[6];
+    /** Errors by class, indexed by {@link ErrorClass#ordinal()}. */
+    public final long[] errors = new long[ErrorClass.values().length];
+
+    /** Counts one error of {@code type}. */
+    public void error(ErrorClass type) {
+        errors[type.ordinal()]++;
+    }
+
+    /** Adds {@code other}'s counters into this (used on a snapshot, never on a live loop). */
+    public void addCounters(LoopMetrics other) {
+        completed += other.completed;
+        sent += other.sent;
+        bytesRead += other.bytesRead;
+        bodyBytes += other.bodyBytes;
+        goodBytes += other.goodBytes;
+        goodResponses += other.goodResponses;
+        cacheResponses += other.cacheResponses;
+        hits += other.hits;
+        cacheBodyBytes += other.cacheBodyBytes;
+        hitBodyBytes += other.hitBodyBytes;
+        lateStarts += other.lateStarts;
+        maxStartDelayNanos = Math.max(maxStartDelayNanos, other.maxStartDelayNanos);
+        connects += other.connects;
+        unfinished += other.unfinished;
+        for (int i = 0; i < statusClasses.length; i++) {
+            statusClasses[i] += other.statusClasses[i];
+        }
+        for (int i = 0; i < errors.length; i++) {
+            errors[i] += other.errors[i];
+        }
+    }
+
+    /** Returns a copy of the counters (not the recorders); call on the owning loop. */
+    public Counters snapshot() {
+        LoopMetrics copy = new LoopMetrics();
+        copy.addCounters(this);
+        return new Counters(copy.completed, copy.sent, copy.bytesRead, copy.bodyBytes, copy.goodBytes,
+                copy.goodResponses, copy.cacheResponses, copy.hits, copy.cacheBodyBytes, copy.hitBodyBytes,
+                copy.lateStarts, copy.maxStartDelayNanos, copy.connects, copy.unfinished,
+                copy.statusClasses.clone(), copy.errors.clone());
+    }
+}

@@ -1,0 +1,82 @@
+package org.edgelab.loadgen.video;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.edgelab.loadgen.report.JsonReport;
+
+/**
+ * The outcome of a playback run (one window) or a stream-count search (one window per step), with the
+ * highest stream count whose window was healthy (0 when none was).
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class VideoResult {
+    private final VideoConfig config;
+    private final List<VideoPhase> phases;
+
+    VideoResult(VideoConfig config, List<VideoPhase> phases) {
+        this.config = config;
+        this.phases = List.copyOf(phases);
+    }
+
+    /** The configuration that ran. */
+    public VideoConfig config() {
+        return config;
+    }
+
+    /** One window per step (one for a plain run). */
+    public List<VideoPhase> phases() {
+        return phases;
+    }
+
+    /** The last window. */
+    public VideoPhase last() {
+        return phases.get(phases.size() - 1);
+    }
+
+    /** The highest stream count of a healthy window, 0 when none was healthy. */
+    public int highestHealthyStreams() {
+        int best = 0;
+        for (VideoPhase p : phases) {
+            if (p.healthy(config.health())) {
+                best = Math.max(best, p.streams());
+            }
+        }
+        return best;
+    }
+
+    /** Prints one line per window and the highest healthy count. */
+    public void printSummary(PrintStream out) {
+        out.printf(Locale.ROOT, "Video playback @ %s%n  %s%n  health: prefetch p99 <= %d ms, look-ahead >= %d frames, "
+                        + "dropped frames <= %d%n", config.url(), config.describe(), config.health().maxPrefetchP99().toMillis(),
+                config.health().minLookAheadFrames(), config.health().maxDroppedFrames());
+        for (VideoPhase p : phases) {
+            out.println("  " + p.describe(config.health()));
+        }
+        out.printf(Locale.ROOT, "Highest healthy stream count: %d%n", highestHealthyStreams());
+    }
+
+    /** Writes the windows, the verdict, the configuration and the environment as JSON. */
+    public void writeJson(Path file) throws IOException {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("tool", "edgelab-loadgen video");
+        root.put("config", config.describe());
+        root.put("highest_healthy_streams", highestHealthyStreams());
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (VideoPhase p : phases) {
+            list.add(p.figures(config.health()));
+        }
+        root.put("phases", list);
+        root.put("environment", JsonReport.environment());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), root);
+    }
+}

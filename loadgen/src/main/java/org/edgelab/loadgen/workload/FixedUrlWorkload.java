@@ -1,0 +1,66 @@
+package org.edgelab.loadgen.workload;
+
+import java.util.Optional;
+
+import org.edgelab.origin.content.SyntheticPaths;
+
+/**
+ * Every request fetches the same path, like wrk. When the path names a synthetic object
+ * ({@code /objects/{size}/{id}}), every body byte is verified; otherwise lengths are checked.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class FixedUrlWorkload implements Workload {
+    private final String path;
+    private final String syntheticId;
+    private final long size;
+    private final long rangeStart;
+    private final long rangeEnd;
+
+    private FixedUrlWorkload(String path, long rangeStart, long rangeEnd) {
+        if (path == null || !path.startsWith("/")) {
+            throw new IllegalArgumentException("a request path must start with '/', got " + path);
+        }
+        this.path = path;
+        Optional<SyntheticPaths.SyntheticObject> object = SyntheticPaths.parse(path);
+        this.syntheticId = object.map(SyntheticPaths.SyntheticObject::id).orElse(null);
+        this.size = object.map(SyntheticPaths.SyntheticObject::size).orElse(-1L);
+        this.rangeStart = rangeStart;
+        this.rangeEnd = rangeEnd;
+    }
+
+    /** Full fetches of {@code path} (path and query). */
+    public static FixedUrlWorkload of(String path) {
+        return new FixedUrlWorkload(path, -1, -1);
+    }
+
+    /** Fetches of bytes {@code start..end} (inclusive) of {@code path}. */
+    public static FixedUrlWorkload range(String path, long start, long end) {
+        if (start < 0 || end < start) {
+            throw new IllegalArgumentException("invalid range " + start + "-" + end);
+        }
+        return new FixedUrlWorkload(path, start, end);
+    }
+
+    /** True when the path names a synthetic object whose bytes can be verified. */
+    public boolean synthetic() {
+        return syntheticId != null;
+    }
+
+    @Override
+    public RequestGenerator newGenerator(long seed) {
+        return (ticket, slot) -> {
+            if (rangeStart >= 0) {
+                slot.range(path, syntheticId, size, rangeStart, rangeEnd);
+            } else {
+                slot.full(path, syntheticId, size);
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return "url " + path + (rangeStart >= 0 ? " range " + rangeStart + "-" + rangeEnd : "")
+                + (syntheticId != null ? " (synthetic, verified)" : " (lengths checked)");
+    }
+}

@@ -1,0 +1,75 @@
+package org.edgelab.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+
+import org.edgelab.cache.server.CacheServer;
+import org.edgelab.cache.server.CacheServerConfig;
+import org.edgelab.loadgen.workload.ObjectWorkload;
+import org.edgelab.origin.OriginConfig;
+import org.edgelab.origin.OriginServer;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.memory.MemoryEngine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Runs through the cache-server (memory engine) in front of the origin: hit-ratio targeting and X-Cache counting. */
+class CacheServerRunTest {
+    private OriginServer origin;
+    private ObjectStore store;
+    private CacheServer cache;
+
+    @BeforeEach
+    void start() throws InterruptedException {
+        Warm.up();
+        origin = OriginServer.start(OriginConfig.builder().port(0).ioThreads(1).build());
+        store = new MemoryEngine().open(EngineSettings.of("capacity", "256m"));
+        cache = CacheServer.start(CacheServerConfig.builder().port(0).ioThreads(1).origin(origin.baseUri()).build(), store);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        cache.close();
+        store.close();
+        origin.close();
+    }
+
+    private String cacheUrl() {
+        return "http://127.0.0.1:" + cache.port();
+    }
+
+    @Test
+    void achievedHitRatioIsWithinOnePointOfTheTargetAndMatchesTheServer() throws Exception {
+        ObjectWorkload w = ObjectWorkload.builder().objects(100).popularity("zipf:0.8").sizes("8KB")
+                .targetHitRatio(0.92).namespace("hr").build();
+        long hitsBefore = cache.stats().snapshot(store).hits();
+        LoadResult r = LoadRunner.run(LoadConfig.builder().url(cacheUrl()).connections(8).threads(2)
+                .duration(Duration.ofSeconds(30)).requests(1500).workload(w).build());
+
+        assertThat(r.warmUpCounters()).isPresent();
+        assertThat(r.warmUpCounters().get().goodResponses()).isEqualTo(100);
+        assertThat(r.counters().completed()).isEqualTo(1500);
+        assertThat(r.counters().goodResponses()).isEqualTo(1500);
+        assertThat(r.counters().cacheResponses()).isEqualTo(1500);
+        assertThat(r.hitRatio()).isCloseTo(0.92, within(0.01));
+        assertThat(r.byteHitRatio()).isCloseTo(0.92, within(0.01)); // equal sizes: bytes follow requests
+        // the client's X-Cache count and the server's own hit counter agree
+        long serverHits = cache.stats().snapshot(store).hits() - hitsBefore; // the warm-up requests were all misses
+        assertThat(serverHits).isEqualTo(r.counters().hits());
+    }
+
+    @Test
+    void rangeRequestsThroughTheCacheAreVerified() throws Exception {
+        ObjectWorkload w = ObjectWorkload.builder().objects(10).sizes("256KB").rangeSize(5000).namespace("rg").build();
+        LoadResult r = LoadRunner.run(LoadConfig.builder().url(cacheUrl()).connections(4).threads(1)
+                .duration(Duration.ofSeconds(30)).requests(200).workload(w).build());
+        assertThat(r.counters().totalErrors()).isZero();
+        assertThat(r.counters().goodResponses()).isEqualTo(200);
+        assertThat(r.counters().goodBytes()).isEqualTo(200L * 5000);
+        assertThat(r.hitRatio()).isGreaterThan(0.5); // ten objects: after the first touches, hits
+    }
+}

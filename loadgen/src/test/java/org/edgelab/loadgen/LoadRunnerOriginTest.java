@@ -1,0 +1,150 @@
+package org.edgelab.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.edgelab.loadgen.measure.ErrorClass;
+import org.edgelab.loadgen.measure.LatencyLog;
+import org.edgelab.loadgen.workload.FixedUrlWorkload;
+import org.edgelab.origin.OriginConfig;
+import org.edgelab.origin.OriginServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Closed-loop runs against a real origin on loopback: counts, verification, fault classes and reports. */
+class LoadRunnerOriginTest {
+    private static OriginServer origin;
+
+    @BeforeAll
+    static void startOrigin() throws InterruptedException {
+        Warm.up();
+        origin = OriginServer.start(OriginConfig.builder().port(0).ioThreads(1).build());
+    }
+
+    @AfterAll
+    static void stopOrigin() {
+        origin.close();
+    }
+
+    private static LoadConfig.Builder config(String path) {
+        return LoadConfig.builder().url(origin.baseUri() + path).connections(8).threads(2)
+                .duration(Duration.ofSeconds(20)).timeout(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void closedLoopSendsExactlyTheBoundAndVerifiesEveryByte(@TempDir Path dir) throws Exception {
+        long before = origin.stats().requests();
+        LoadResult r = LoadRunner.run(config("/objects/100KB/closed-a").requests(400).latency(true).build());
+
+        assertThat(r.finishedBeforeDeadline()).isTrue();
+        assertThat(r.counters().completed()).isEqualTo(400);
+        assertThat(r.counters().goodResponses()).isEqualTo(400);
+        assertThat(r.counters().goodBytes()).isEqualTo(400L * 100_000);
+        assertThat(r.counters().totalErrors()).isZero();
+        assertThat(r.counters().bytesRead()).isGreaterThan(400L * 100_000);
+        assertThat(origin.stats().requests() - before).isEqualTo(400);
+        assertThat(r.ttlb().getTotalCount()).isEqualTo(400);
+        assertThat(r.ttfb().getValueAtPercentile(50)).isLessThanOrEqualTo(r.ttlb().getValueAtPercentile(50));
+        assertThat(r.counters().cacheResponses()).isZero(); // the origin sends no X-Cache
+        assertThat(r.processCpuSeconds()).isGreaterThan(0);
+
+        Path csv = dir.resolve("run.csv");
+        Path json = dir.resolve("run.json");
+        Path hlog = dir.resolve("ttlb.hlog");
+        r.writeCsv(csv);
+        r.writeJson(json);
+        r.writeHlog(hlog, LatencyLog.Kind.TTLB);
+        List<String> lines = Files.readAllLines(csv);
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0).split(",")).contains("requests", "ttfb_p99_ns", "errors_integrity", "hit_ratio");
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.at("/figures/requests").asLong()).isEqualTo(400);
+        assertThat(root.at("/figures/good_bytes").asLong()).isEqualTo(40_000_000L);
+        assertThat(root.at("/environment/java_version").asText()).isNotEmpty();
+        long logged = 0;
+        HistogramLogReader reader = new HistogramLogReader(hlog.toFile());
+        for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
+            logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
+        }
+        assertThat(logged).isEqualTo(400);
+
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        r.printSummary(new java.io.PrintStream(text, true, "UTF-8"));
+        assertThat(text.toString("UTF-8")).contains("400 requests in", "Requests/sec:", "Latency Distribution", "99%");
+    }
+
+    @Test
+    void corruptedByteIsAnIntegrityError() throws Exception {
+        LoadResult r = LoadRunner.run(config("/objects/64KB/corrupt-a?corrupt-at=40000").requests(50).build());
+        assertThat(r.counters().completed()).isEqualTo(50);
+        assertThat(r.errors(ErrorClass.INTEGRITY)).isEqualTo(50);
+        assertThat(r.counters().goodResponses()).isZero();
+        assertThat(r.counters().goodBytes()).isZero();
+    }
+
+    @Test
+    void resetMidBodyIsTruncation() throws Exception {
+        LoadResult r = LoadRunner.run(config("/objects/64KB/reset-a?reset-after=1000").requests(40).build());
+        assertThat(r.errors(ErrorClass.TRUNCATED)).isEqualTo(40);
+        assertThat(r.counters().goodResponses()).isZero();
+        assertThat(r.counters().connects()).isGreaterThanOrEqualTo(40); // every reset forces a reconnect
+    }
+
+    @Test
+    void statusClassesAreCounted() throws Exception {
+        LoadResult r503 = LoadRunner.run(config("/objects/1KB/s?status=503").requests(30).build());
+        assertThat(r503.errors(ErrorClass.STATUS_5XX)).isEqualTo(30);
+        assertThat(r503.counters().status(5)).isEqualTo(30);
+        LoadResult r404 = LoadRunner.run(config("/objects/1KB/s?status=404").requests(20).build());
+        assertThat(r404.errors(ErrorClass.STATUS_4XX)).isEqualTo(20);
+        assertThat(r404.counters().status(4)).isEqualTo(20);
+        assertThat(r404.errors(ErrorClass.STATUS_5XX)).isZero();
+    }
+
+    @Test
+    void rangeRequestsAreVerifiedFromTheirOffset() throws Exception {
+        LoadResult ok = LoadRunner.run(config("/").requests(60)
+                .workload(FixedUrlWorkload.range("/objects/1MiB/range-a", 123_457, 223_456)).build());
+        assertThat(ok.counters().status(2)).isEqualTo(60);
+        assertThat(ok.counters().goodResponses()).isEqualTo(60);
+        assertThat(ok.counters().goodBytes()).isEqualTo(60L * 100_000);
+
+        LoadResult bad = LoadRunner.run(config("/").requests(10)
+                .workload(FixedUrlWorkload.range("/objects/1MiB/range-a?corrupt-at=200000", 123_457, 223_456)).build());
+        assertThat(bad.errors(ErrorClass.INTEGRITY)).isEqualTo(10);
+    }
+
+    @Test
+    void durationBoundsAnUnboundedRun() throws Exception {
+        long start = System.nanoTime();
+        LoadResult r = LoadRunner.run(config("/objects/10KB/dur").duration(Duration.ofMillis(700)).build());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(r.finishedBeforeDeadline()).isFalse();
+        assertThat(r.elapsedSeconds()).isBetween(0.69, 1.5);
+        assertThat(seconds).isLessThan(4);
+        assertThat(r.counters().completed()).isGreaterThan(0);
+        assertThat(r.counters().totalErrors()).isZero();
+    }
+
+    @Test
+    void connectFailuresAreCountedAndTheRunStillEnds() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        LoadResult r = LoadRunner.run(LoadConfig.builder().url("http://127.0.0.1:" + closedPort + "/x")
+                .connections(2).threads(1).duration(Duration.ofMillis(300)).build());
+        assertThat(r.errors(ErrorClass.CONNECT)).isGreaterThan(0);
+        assertThat(r.counters().completed()).isZero();
+    }
+}

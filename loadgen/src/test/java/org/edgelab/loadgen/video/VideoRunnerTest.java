@@ -1,0 +1,86 @@
+package org.edgelab.loadgen.video;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Playback streams against a server behind a shared link. Sizes are scaled down from the reports' 70 MB/s
+ * (300 KB/s as 30 frames of 10 KB, 30 frames of look-ahead, health at 10 frames) so the tests stay short
+ * on a small machine running Netty's paranoid leak detection.
+ */
+class VideoRunnerTest {
+    @org.junit.jupiter.api.BeforeAll
+    static void warmUp() throws InterruptedException {
+        org.edgelab.loadgen.Warm.up();
+        // load and JIT the playback path once, so the first measured window is not about class loading
+        try (PacedServer server = new PacedServer(0)) {
+            VideoRunner.run(config(server.url()).streams(2).duration(Duration.ofMillis(1500)).build());
+        }
+    }
+
+    // The p99 limit is loose because this machine's builds share two cores: a scheduling pause of a few
+    // hundred ms is common here. Look-ahead and dropped frames decide health in these tests.
+    private static final HealthRule RULE = new HealthRule(Duration.ofMillis(1000), 10, 0);
+
+    private static VideoConfig.Builder config(String url) {
+        return VideoConfig.builder().url(url).threads(1).bitrateBytesPerSecond(300_000).fps(30).lookAheadFrames(30)
+                .startupFrames(10).fetchesPerStream(4).framesPerObject(300).health(RULE).timeout(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void fastServerKeepsStreamsHealthy(@TempDir Path dir) throws Exception {
+        try (PacedServer server = new PacedServer(0)) {
+            // a fixed count measured after a warm-up: the search from 2 to 2 streams
+            VideoResult r = VideoRunner.search(config(server.url()).build(),
+                    new SearchPlan(2, 1, 2, Duration.ofMillis(1000), Duration.ofMillis(1500)));
+            VideoPhase p = r.last();
+            assertThat(p.violations(RULE)).as(p.describe(RULE)).isEmpty();
+            assertThat(p.framesDropped()).isZero();
+            assertThat(p.warmedStreams()).isEqualTo(2);
+            assertThat(p.framesPlayed()).isGreaterThan(70); // 1.5 s of playback at 30 fps each: 90 frames
+            assertThat(p.minLookAheadWarmed()).isGreaterThanOrEqualTo(10);
+            assertThat(p.http().totalErrors()).isZero();
+            assertThat(p.http().goodBytes()).isEqualTo(p.framesFetched() * 10_000);
+            assertThat(r.highestHealthyStreams()).isEqualTo(2);
+            Path json = dir.resolve("video.json");
+            r.writeJson(json);
+            JsonNode root = new ObjectMapper().readTree(json.toFile());
+            assertThat(root.at("/phases/0/healthy").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void slowServerDrainsTheLookAheadAndDropsFrames() throws Exception {
+        // 200 KB/s shared by one 300 KB/s stream: it starts, then its buffer drains and frames are dropped
+        try (PacedServer server = new PacedServer(200_000)) {
+            VideoResult r = VideoRunner.run(config(server.url()).streams(1).duration(Duration.ofSeconds(3)).build());
+            VideoPhase p = r.last();
+            assertThat(p.framesPlayed()).isGreaterThan(0);
+            assertThat(p.framesDropped()).isGreaterThan(0);
+            assertThat(p.stalls()).isGreaterThanOrEqualTo(1);
+            assertThat(p.healthy(RULE)).isFalse();
+            assertThat(p.lookAhead().getValueAtPercentile(50)).isLessThan(20);
+            assertThat(r.highestHealthyStreams()).isZero();
+        }
+    }
+
+    @Test
+    void searchStopsWhereTheSharedLinkRunsOut() throws Exception {
+        // 1.5 MB/s shared by 300 KB/s streams: at most 5 can be served, fewer once queueing hurts the tail
+        try (PacedServer server = new PacedServer(1_500_000)) {
+            VideoResult r = VideoRunner.search(config(server.url()).build(),
+                    new SearchPlan(1, 1, 8, Duration.ofMillis(1000), Duration.ofMillis(1000)));
+            r.printSummary(System.out);
+            assertThat(r.highestHealthyStreams()).isBetween(1, 5);
+            assertThat(r.last().healthy(RULE)).isFalse();
+            assertThat(r.last().streams()).isEqualTo(r.highestHealthyStreams() + 1);
+        }
+    }
+}
