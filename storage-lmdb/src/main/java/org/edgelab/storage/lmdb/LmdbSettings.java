@@ -1,0 +1,83 @@
+package org.edgelab.storage.lmdb;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.eviction.EvictionPolicies;
+import org.edgelab.units.ByteSize;
+
+/**
+ * The validated settings of an LMDB store. At least one of {@code map-size} and {@code capacity}
+ * should be given: the other is derived so that the byte budget keeps {@link #MAP_HEADROOM} of
+ * the map free for LMDB's own needs (free-page list, copy-on-write copies of a batch, pages held
+ * by readers). Immutable.
+ */
+record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, String policy,
+                           SyncMode sync, int batchMax) {
+
+    /** The share of the map kept out of the byte budget. */
+    static final double MAP_HEADROOM = 0.25;
+    static final long DEFAULT_MAP_SIZE = 1L << 30;
+    static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
+    static final int MIN_CHUNK_SIZE = 4 * 1024;
+    static final int MAX_CHUNK_SIZE = 64 * 1024 * 1024;
+    static final long MIN_MAP_SIZE = 1L << 20;
+
+    /** The settings the engine understands, with defaults and meanings. */
+    static final List<EngineSettings.Spec> SPECS = List.of(
+            new EngineSettings.Spec("path", null, "directory of the LMDB environment (created if missing)"),
+            new EngineSettings.Spec("map-size", "capacity / 0.75, else 1GiB",
+                    "LMDB map size: the most the data file can ever grow to"),
+            new EngineSettings.Spec("capacity", "0.75 x map-size",
+                    "byte budget of stored objects (B-tree overhead included); at most 0.75 x map-size"),
+            new EngineSettings.Spec("chunk-size", "256KiB",
+                    "bytes per LMDB value, rounded down so a value and its 16-byte page header fill whole pages"),
+            new EngineSettings.Spec("policy", "lru", "eviction policy (see EvictionPolicies)"),
+            new EngineSettings.Spec("sync", "full",
+                    "full: fsync per commit; nometasync: a power cut may undo the last commit; nosync: no fsync, "
+                            + "a power cut may undo recent commits or damage the file (a killed process loses nothing in any mode)"),
+            new EngineSettings.Spec("batch-max", "64", "most chunk and metadata writes committed in one transaction"));
+
+    public LmdbSettings {
+        if (chunkSize < MIN_CHUNK_SIZE || chunkSize > MAX_CHUNK_SIZE) {
+            throw new IllegalArgumentException("engine setting 'chunk-size' must be between "
+                    + ByteSize.format(MIN_CHUNK_SIZE) + " and " + ByteSize.format(MAX_CHUNK_SIZE) + ", got " + chunkSize);
+        }
+        if (mapSize < MIN_MAP_SIZE) {
+            throw new IllegalArgumentException("engine setting 'map-size' must be at least "
+                    + ByteSize.format(MIN_MAP_SIZE) + ", got " + mapSize);
+        }
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("engine setting 'capacity' must be positive, got " + capacity);
+        }
+        if (batchMax < 1 || batchMax > 100_000) {
+            throw new IllegalArgumentException("engine setting 'batch-max' must be between 1 and 100000, got " + batchMax);
+        }
+    }
+
+    /** Reads and validates settings; unknown names were rejected by the registry already. */
+    static LmdbSettings from(EngineSettings s) {
+        s.requireOnly(LmdbEngine.NAME, SPECS);
+        Path path = Path.of(s.requiredString("path"));
+        long capacity = s.bytes("capacity", -1);
+        long mapSize = s.bytes("map-size", capacity > 0 ? (long) Math.ceil(capacity / (1 - MAP_HEADROOM)) : DEFAULT_MAP_SIZE);
+        if (capacity < 0) {
+            capacity = usableBytes(mapSize);
+        }
+        long chunk = s.bytes("chunk-size", DEFAULT_CHUNK_SIZE);
+        String policy = s.string("policy", "lru");
+        EvictionPolicies.registry().get(policy); // fails naming the known policies
+        return new LmdbSettings(path, mapSize, capacity, (int) Math.min(chunk, Integer.MAX_VALUE), policy,
+                SyncMode.parse(s.string("sync", "full")), s.integer("batch-max", 64));
+    }
+
+    /** Returns the largest byte budget the map size allows. */
+    static long usableBytes(long mapSize) {
+        return (long) (mapSize * (1 - MAP_HEADROOM));
+    }
+
+    /** Returns the byte budget in force: the capacity, cut to what the map size allows. */
+    long budget() {
+        return Math.min(capacity, usableBytes(mapSize));
+    }
+}

@@ -1,0 +1,844 @@
+package org.edgelab.storage.lmdb;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.CorruptObjectException;
+import org.edgelab.storage.api.MetadataCodec;
+import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.ObjectWriter;
+import org.edgelab.storage.api.StorageException;
+import org.edgelab.storage.api.StorageFullException;
+import org.edgelab.storage.api.StoreCounters;
+import org.edgelab.storage.api.StoreStats;
+import org.edgelab.storage.api.StoreUsage;
+import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.api.WriteAbortedException;
+import org.edgelab.storage.eviction.EvictionPolicies;
+import org.edgelab.storage.eviction.EvictionPolicy;
+import org.edgelab.units.ByteSize;
+import org.lmdbjava.ByteBufferProxy;
+import org.lmdbjava.Cursor;
+import org.lmdbjava.CursorIterable;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.GetOp;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Stat;
+import org.lmdbjava.Txn;
+
+/**
+ * An {@link ObjectStore} on one LMDB environment with a metadata database and a chunk database
+ * (see {@link Layout}). An in-memory index maps keys to committed bodies (with their decoded
+ * metadata once known: at commit, or at the first lookup after a restart) and feeds the eviction
+ * policy; a byte budget below the map size (map bytes estimated per value, see
+ * {@link Layout#valueFootprint}) is enforced by evicting ahead of writes, and a full map is
+ * handled by evicting and retrying in the writer thread. One {@link WriteBatcher} thread does all
+ * writes; readers copy out of the map in short pooled read transactions and never wait for it.
+ * Persistence comes from LMDB's copy-on-write commits: at open, records that do not add up are
+ * dropped and chunks without a committed record (a write cut short) are deleted.
+ * Thread-safe: any method may be called from any thread.
+ */
+final class LmdbStore implements ObjectStore {
+
+    private static final System.Logger LOG = System.getLogger(LmdbStore.class.getName());
+    static final String MARKER_FILE = "edgelab-lmdb.marker";
+    static final String DATA_FILE = "data.mdb";
+    private static final int MAX_READERS = 1024;
+    private static final long CLOSE_WAIT_MILLIS = 30_000;
+
+    private final LmdbSettings settings;
+    private final long budget;
+    private final Env<ByteBuffer> env;
+    private final Dbi<ByteBuffer> metaDb;
+    private final Dbi<ByteBuffer> chunkDb;
+    private final int pageSize;
+    /** Body bytes per chunk of new objects (recovered objects keep the size they were written with). */
+    private final int chunkSize;
+    private final ReadTxnPool readers;
+    private final WriteBatcher batcher;
+    private final ChunkBufferPool buffers;
+    private final ConcurrentHashMap<CacheKey, StoredEntry> index = new ConcurrentHashMap<>();
+    /** Guards the policy and the decisions that evict. */
+    private final Object policyLock = new Object();
+    private final EvictionPolicy<StoredEntry> policy;
+    private final AtomicLong used = new AtomicLong();
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final StoreCounters counters = new StoreCounters();
+    private final Object closeLock = new Object();
+    private volatile boolean closed;
+    /** Chunks of writes cut short (no committed record) deleted when the store opened. */
+    private volatile long orphanChunksDeletedAtOpen;
+
+    private LmdbStore(LmdbSettings settings, long budget, Env<ByteBuffer> env, Dbi<ByteBuffer> metaDb,
+                      Dbi<ByteBuffer> chunkDb) {
+        this.settings = settings;
+        this.budget = budget;
+        this.env = env;
+        this.metaDb = metaDb;
+        this.chunkDb = chunkDb;
+        this.pageSize = env.stat().pageSize;
+        this.readers = new ReadTxnPool(env, MAX_READERS - 32);
+        this.chunkSize = Layout.payloadPerChunk(settings.chunkSize(), pageSize);
+        this.buffers = new ChunkBufferPool(chunkSize, 2 * settings.batchMax() + 16);
+        this.policy = EvictionPolicies.create(settings.policy(), budget);
+        long batchBytes = Math.max(settings.chunkSize(), settings.mapSize() / 16);
+        WriteBatcher.SpaceMaker spaceMaker = new WriteBatcher.SpaceMaker() {
+            @Override
+            public boolean evictForMapFull(long bytes) {
+                return LmdbStore.this.evictForMapFull(bytes);
+            }
+
+            @Override
+            public boolean snapshotsHeld() {
+                return readers.inUse() > 0;
+            }
+        };
+        this.batcher = new WriteBatcher(env, new WriteBatcher.Tables(metaDb, chunkDb), spaceMaker,
+                settings.batchMax(), batchBytes, "lmdb-writer-" + settings.path().getFileName());
+    }
+
+    /** Opens (creating if needed) the store described by {@code settings}, recovering what a crash left. */
+    static LmdbStore open(LmdbSettings settings) throws IOException {
+        return open(settings, settings.budget());
+    }
+
+    /** Opens with an explicit byte budget; tests use a budget above the map to meet MDB_MAP_FULL. */
+    static LmdbStore open(LmdbSettings settings, long budget) throws IOException {
+        Path dir = settings.path();
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new StorageException("LMDB path " + dir + " is a file; give a directory (it is created if missing)");
+        }
+        Files.createDirectories(dir);
+        Path marker = dir.resolve(MARKER_FILE);
+        Path data = dir.resolve(DATA_FILE);
+        if (Files.exists(marker) && !Files.exists(data)) {
+            throw new StorageException("the LMDB data file " + data + " is missing although " + dir
+                    + " held a store; restore it, or delete the directory to start empty");
+        }
+        if (Files.exists(data) && Files.size(data) > settings.mapSize()) {
+            throw new StorageException("the LMDB data file " + data + " is " + ByteSize.format(Files.size(data))
+                    + ", larger than map-size " + ByteSize.format(settings.mapSize()) + "; open it with a map-size of at least its size");
+        }
+        if (settings.capacity() > settings.budget()) {
+            LOG.log(Level.WARNING, "capacity " + ByteSize.format(settings.capacity()) + " does not fit in map-size "
+                    + ByteSize.format(settings.mapSize()) + " with LMDB's headroom; the byte budget is "
+                    + ByteSize.format(settings.budget()));
+        }
+        Env<ByteBuffer> env = openEnv(settings);
+        try {
+            Dbi<ByteBuffer> meta = env.openDbi("meta", DbiFlags.MDB_CREATE);
+            Dbi<ByteBuffer> chunks = env.openDbi("chunks", DbiFlags.MDB_CREATE);
+            if (!Files.exists(marker)) {
+                Files.writeString(marker, "EdgeLab LMDB store: data.mdb holds the objects; do not delete it alone.\n");
+            }
+            LmdbStore store = new LmdbStore(settings, budget, env, meta, chunks);
+            try {
+                store.recover();
+            } catch (IOException | RuntimeException e) {
+                store.close();
+                throw e;
+            }
+            return store;
+        } catch (LmdbException e) {
+            env.close();
+            throw LmdbErrors.translate(e, "opening " + dir);
+        } catch (IOException | RuntimeException e) {
+            if (!env.isClosed()) {
+                env.close();
+            }
+            throw e;
+        }
+    }
+
+    private static Env<ByteBuffer> openEnv(LmdbSettings settings) throws StorageException {
+        List<EnvFlags> flags = new ArrayList<>(List.of(EnvFlags.MDB_NOTLS));
+        flags.addAll(List.of(settings.sync().flags()));
+        try {
+            return Env.create(ByteBufferProxy.PROXY_OPTIMAL)
+                    .setMapSize(settings.mapSize())
+                    .setMaxDbs(2)
+                    .setMaxReaders(MAX_READERS)
+                    .open(settings.path().toFile(), flags.toArray(EnvFlags[]::new));
+        } catch (LmdbException e) {
+            throw LmdbErrors.translate(e, "opening " + settings.path());
+        } catch (ExceptionInInitializerError | NoClassDefFoundError | IllegalStateException e) {
+            throw new StorageException("lmdbjava could not start: run the JVM with "
+                    + "--add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED ("
+                    + e + ")", e);
+        }
+    }
+
+    /** Rebuilds the index from the metadata database and deletes what a crash or damage left behind. */
+    private void recover() throws StorageException {
+        Map<Long, StoredEntry> byId = new HashMap<>();
+        List<byte[]> badRecords = new ArrayList<>();
+        List<long[]> orphanChunks = new ArrayList<>();
+        Map<Long, Integer> chunksSeen = new HashMap<>();
+        Set<StoredEntry> damaged = new LinkedHashSet<>();
+        long maxId = 0;
+        try (Txn<ByteBuffer> txn = env.txnRead()) {
+            try (CursorIterable<ByteBuffer> it = metaDb.iterate(txn)) {
+                for (CursorIterable.KeyVal<ByteBuffer> kv : it) {
+                    byte[] lmdbKey = bytes(kv.key());
+                    if (Layout.isEngineKey(lmdbKey)) {
+                        continue;
+                    }
+                    try {
+                        Layout.MetaRecord r = Layout.decodeMeta(kv.val(), false);
+                        byte[] keyBytes = r.fullKey().length > 0 ? r.fullKey() : lmdbKey;
+                        CacheKey key = new CacheKey(utf8(keyBytes));
+                        long fp = Layout.chunksFootprint(r.length(), r.chunkSize(), pageSize)
+                                + Layout.valueFootprint(lmdbKey.length, kv.val().remaining(), pageSize);
+                        StoredEntry e = StoredEntry.recovered(key, keyBytes, r.id(), r.chunkSize(), r.length(), fp,
+                                this::released);
+                        if (byId.putIfAbsent(r.id(), e) != null) {
+                            throw new CorruptObjectException("two records claim object id " + r.id());
+                        }
+                        maxId = Math.max(maxId, r.id());
+                    } catch (CorruptObjectException | IllegalArgumentException e) {
+                        LOG.log(Level.WARNING, "dropping a damaged metadata record: " + e.getMessage());
+                        badRecords.add(lmdbKey);
+                    }
+                }
+            }
+            try (CursorIterable<ByteBuffer> it = chunkDb.iterate(txn)) {
+                for (CursorIterable.KeyVal<ByteBuffer> kv : it) {
+                    ByteBuffer k = kv.key();
+                    if (k.remaining() != Layout.CHUNK_KEY_BYTES) {
+                        throw new CorruptObjectException("the chunk database holds a key of " + k.remaining() + " bytes");
+                    }
+                    long id = k.getLong(k.position());
+                    int chunk = k.getInt(k.position() + 8);
+                    maxId = Math.max(maxId, id);
+                    StoredEntry e = byId.get(id);
+                    if (e == null) {
+                        orphanChunks.add(new long[] {id, chunk});
+                        continue;
+                    }
+                    int expected = chunksSeen.merge(id, 1, Integer::sum) - 1;
+                    long expectedSize = Math.min(e.chunkSize, e.readableLength() - (long) chunk * e.chunkSize);
+                    if (chunk != expected || kv.val().remaining() != expectedSize) {
+                        damaged.add(e);
+                    }
+                }
+            }
+        } catch (LmdbException e) {
+            throw LmdbErrors.translate(e, "reading " + settings.path() + " at open");
+        }
+        for (StoredEntry e : byId.values()) {
+            if (chunksSeen.getOrDefault(e.id, 0) != e.chunkCount()) {
+                damaged.add(e);
+            }
+        }
+        for (StoredEntry e : damaged) {
+            byId.remove(e.id);
+            LOG.log(Level.WARNING, "dropping '" + e.key + "': its chunks do not add up to its recorded length");
+            counters.corruptObjectsDropped.increment();
+        }
+        if (!badRecords.isEmpty() || !orphanChunks.isEmpty() || !damaged.isEmpty()) {
+            deleteAtOpen(badRecords, orphanChunks, damaged);
+        }
+        orphanChunksDeletedAtOpen = orphanChunks.size();
+        nextId.set(maxId + 1);
+        List<StoredEntry> live = new ArrayList<>(byId.values());
+        live.sort(Comparator.comparingLong(e -> e.id));
+        synchronized (policyLock) {
+            for (StoredEntry e : live) {
+                StoredEntry previous = index.put(e.key, e);
+                if (previous != null) {
+                    // Two hashed records for one key cannot happen; keep the newer id.
+                    policy.onRemove(previous);
+                    previous.markRemoved();
+                }
+                policy.onInsert(e, e.footprint());
+                used.addAndGet(e.footprint());
+            }
+            while (used.get() > budget) {
+                StoredEntry victim = policy.evict();
+                if (victim == null) {
+                    break;
+                }
+                evictLocked(victim);
+            }
+        }
+        if (!orphanChunks.isEmpty() || !live.isEmpty()) {
+            LOG.log(Level.INFO, "opened " + settings.path() + ": " + live.size() + " objects, "
+                    + orphanChunks.size() + " chunks of unfinished writes deleted");
+        }
+    }
+
+    private void deleteAtOpen(List<byte[]> badRecords, List<long[]> orphanChunks, Set<StoredEntry> damaged)
+            throws StorageException {
+        ByteBuffer key = ByteBuffer.allocateDirect(Layout.MAX_META_KEY_BYTES);
+        try (Txn<ByteBuffer> txn = env.txnWrite()) {
+            for (byte[] k : badRecords) {
+                metaDb.delete(txn, key.clear().put(k).flip());
+            }
+            for (long[] c : orphanChunks) {
+                chunkDb.delete(txn, Layout.chunkKey(key, c[0], (int) c[1]));
+            }
+            for (StoredEntry e : damaged) {
+                metaDb.delete(txn, key.clear().put(Layout.metaKey(e.keyBytes)).flip());
+                try (Cursor<ByteBuffer> c = chunkDb.openCursor(txn)) {
+                    Layout.chunkKey(key, e.id, 0);
+                    while (c.get(key, GetOp.MDB_SET_RANGE)
+                            && c.key().getLong(c.key().position()) == e.id) {
+                        c.delete();
+                        Layout.chunkKey(key, e.id, 0);
+                    }
+                }
+            }
+            txn.commit();
+        } catch (LmdbException e) {
+            throw LmdbErrors.translate(e, "cleaning up " + settings.path() + " at open");
+        }
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
+    }
+
+    private static String utf8(byte[] b) throws CorruptObjectException {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b)).toString();
+        } catch (CharacterCodingException e) {
+            throw new CorruptObjectException("a stored key is not UTF-8", e);
+        }
+    }
+
+    @Override
+    public String engineName() {
+        return LmdbEngine.NAME;
+    }
+
+    @Override
+    public Optional<StoredObject> lookup(CacheKey key) throws IOException {
+        Objects.requireNonNull(key, "key");
+        requireOpen();
+        counters.lookups.increment();
+        for (int attempt = 0; attempt < 10_000; attempt++) {
+            StoredEntry e = index.get(key);
+            if (e == null) {
+                return Optional.empty();
+            }
+            if (!e.tryPin()) {
+                continue;
+            }
+            ObjectMetadata metadata = e.metadata();
+            if (metadata == null) {
+                try {
+                    metadata = readMetadata(e);
+                } catch (IOException | RuntimeException ex) {
+                    e.unpin();
+                    throw ex;
+                }
+                if (metadata != null) {
+                    metadata = e.metadataIfAbsent(metadata);
+                }
+            }
+            if (metadata == null) {
+                e.unpin();
+                // The record was just replaced and the index is about to follow: look again.
+                Thread.onSpinWait();
+                continue;
+            }
+            synchronized (policyLock) {
+                policy.onAccess(e);
+            }
+            counters.lookupHits.increment();
+            return Optional.of(new LmdbStoredObject(this, e, metadata));
+        }
+        return Optional.empty();
+    }
+
+    /** Reads the metadata of a pinned entry, or null when the record now names another body. */
+    private ObjectMetadata readMetadata(StoredEntry e) throws IOException {
+        ReadTxnPool.Slot slot = readers.acquire();
+        try {
+            ByteBuffer v = metaDb.get(slot.txn, slot.metaKey(Layout.metaKey(e.keyBytes)));
+            if (v == null) {
+                return null;
+            }
+            Layout.MetaRecord r = Layout.decodeMeta(v, false);
+            if (r.id() != e.id || !Layout.belongsTo(r, e.keyBytes)) {
+                return null;
+            }
+            return r.metadata();
+        } catch (CorruptObjectException ex) {
+            dropCorrupt(e, ex.getMessage());
+            throw ex;
+        } catch (LmdbException ex) {
+            throw LmdbErrors.translate(ex, "looking up '" + e.key + "'");
+        } finally {
+            readers.release(slot);
+        }
+    }
+
+    /** Copies bytes of {@code e} from {@code position} into {@code dst} in one short read transaction. */
+    int readChunks(StoredEntry e, long position, ByteBuffer dst) throws IOException {
+        long available = e.readableLength();
+        boolean complete = e.status() == StoredEntry.Status.COMPLETE;
+        if (position >= available) {
+            return complete ? -1 : 0;
+        }
+        int want = (int) Math.min(dst.remaining(), available - position);
+        if (want == 0) {
+            return 0;
+        }
+        int copied = 0;
+        ReadTxnPool.Slot slot = null;
+        try {
+            while (copied < want) {
+                long pos = position + copied;
+                int chunk = (int) (pos / e.chunkSize);
+                int offset = (int) (pos % e.chunkSize);
+                ByteBuffer v = e.unflushedChunk(chunk);
+                int base = 0;
+                if (v == null) {
+                    if (slot == null) {
+                        slot = readers.acquire();
+                    }
+                    v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
+                    if (v == null) {
+                        if (e.status() == StoredEntry.Status.ABORTED) {
+                            throw new WriteAbortedException(e.key);
+                        }
+                        throw dropCorrupt(e, "chunk " + chunk + " is missing");
+                    }
+                    if (v.remaining() < Math.min(e.chunkSize, available - (long) chunk * e.chunkSize)) {
+                        throw dropCorrupt(e, "chunk " + chunk + " holds " + v.remaining() + " bytes, too few");
+                    }
+                    base = v.position();
+                }
+                // Unflushed buffers are read only below readableLength, which the writer never rewrites.
+                int n = (int) Math.min(want - copied, Math.min(e.chunkSize - offset, available - pos));
+                dst.put(dst.position(), v, base + offset, n);
+                dst.position(dst.position() + n);
+                copied += n;
+            }
+        } catch (LmdbException ex) {
+            throw LmdbErrors.translate(ex, "reading '" + e.key + "'");
+        } finally {
+            if (slot != null) {
+                readers.release(slot);
+            }
+        }
+        counters.bytesRead.add(copied);
+        return copied;
+    }
+
+    /** Returns a read-only view of the map from {@code position} within one chunk, or null if the chunk is gone. */
+    ByteBuffer chunkView(ReadTxnPool.Slot slot, StoredEntry e, long position, int maxLength) {
+        int chunk = (int) (position / e.chunkSize);
+        int offset = (int) (position % e.chunkSize);
+        try {
+            ByteBuffer v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
+            if (v == null || v.remaining() <= offset) {
+                return null;
+            }
+            int n = (int) Math.min(maxLength, Math.min(v.remaining() - offset, e.readableLength() - position));
+            counters.bytesRead.add(n);
+            return v.slice(v.position() + offset, n).asReadOnlyBuffer();
+        } catch (LmdbException ex) {
+            LOG.log(Level.WARNING, "view of '" + e.key + "' failed: " + ex);
+            return null;
+        }
+    }
+
+    private CorruptObjectException dropCorrupt(StoredEntry e, String why) {
+        LOG.log(Level.WARNING, "dropping '" + e.key + "' (object id " + e.id + "): " + why);
+        synchronized (policyLock) {
+            if (index.remove(e.key, e)) {
+                policy.onRemove(e);
+                counters.corruptObjectsDropped.increment();
+                batcher.submitDeferred(new Drop(e, true, false, null));
+                e.markRemoved();
+            }
+        }
+        return new CorruptObjectException("'" + e.key + "' is damaged in the LMDB store: " + why);
+    }
+
+    @Override
+    public ObjectWriter begin(CacheKey key, ObjectMetadata metadata) throws IOException {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(metadata, "metadata");
+        requireOpen();
+        byte[] keyBytes = key.toBytes();
+        StoredEntry entry = new StoredEntry(key, keyBytes, nextId.getAndIncrement(), chunkSize, this::released);
+        LmdbObjectWriter writer = new LmdbObjectWriter(this, entry, metadata);
+        if (metadata.length() != ObjectMetadata.UNKNOWN_LENGTH) {
+            writer.reserveUpFront(Layout.chunksFootprint(metadata.length(), chunkSize, pageSize)
+                    + Layout.valueFootprint(Layout.metaKey(keyBytes).length,
+                            64 + keyBytes.length + MetadataCodec.encodedLength(metadata), pageSize));
+        }
+        counters.writesBegun.increment();
+        return writer;
+    }
+
+    @Override
+    public boolean remove(CacheKey key) throws IOException {
+        Objects.requireNonNull(key, "key");
+        requireOpen();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        synchronized (policyLock) {
+            StoredEntry e = index.remove(key);
+            if (e == null) {
+                return false;
+            }
+            policy.onRemove(e);
+            counters.removals.increment();
+            batcher.submitDeferred(new Drop(e, true, false, done));
+            e.markRemoved();
+        }
+        await(done, "removing '" + key + "'");
+        return true;
+    }
+
+    @Override
+    public boolean updateMetadata(CacheKey key, ObjectMetadata metadata) throws IOException {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(metadata, "metadata");
+        requireOpen();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            StoredEntry e = index.get(key);
+            if (e == null) {
+                return false;
+            }
+            if (metadata.length() != e.readableLength()) {
+                throw new IllegalArgumentException("updateMetadata of '" + key + "' with length " + metadata.length()
+                        + " but the stored object has " + e.readableLength() + " bytes");
+            }
+            CompletableFuture<Boolean> done = new CompletableFuture<>();
+            batcher.submit(new UpdateMeta(e, metadata, done));
+            Boolean updated = await(done, "updating the metadata of '" + key + "'");
+            if (updated) {
+                return true;
+            }
+        }
+        return index.containsKey(key);
+    }
+
+    private static <T> T await(CompletableFuture<T> f, String what) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while " + what);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new StorageException(what + " failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    @Override
+    public StoreUsage usage() {
+        return new StoreUsage(budget, used.get(), index.size());
+    }
+
+    @Override
+    public StoreStats stats() {
+        Map<String, Object> extra = new LinkedHashMap<>();
+        extra.put("mapSizeBytes", settings.mapSize());
+        extra.put("chunkPayloadBytes", chunkSize);
+        extra.put("pageSizeBytes", pageSize);
+        extra.put("writeBatches", batcher.batches());
+        extra.put("mapFullRetries", batcher.mapFullRetries());
+        extra.put("readTxnsInUse", readers.inUse());
+        extra.put("orphanChunksDeletedAtOpen", orphanChunksDeletedAtOpen);
+        extra.put("syncMode", settings.sync().name().toLowerCase(Locale.ROOT));
+        if (!closed) {
+            try {
+                ReadTxnPool.Slot slot = readers.acquire();
+                try {
+                    extra.put("lmdbPagesInUseBytes", pagesInUse(slot.txn) * pageSize);
+                } finally {
+                    readers.release(slot);
+                }
+                extra.put("mapHighWaterBytes", (env.info().lastPageNumber + 1) * pageSize);
+            } catch (RuntimeException e) {
+                extra.put("lmdbStatError", e.toString());
+            }
+        }
+        return counters.snapshot(extra);
+    }
+
+    private long pagesInUse(Txn<ByteBuffer> txn) {
+        long pages = 0;
+        for (Dbi<ByteBuffer> d : List.of(metaDb, chunkDb)) {
+            Stat s = d.stat(txn);
+            pages += s.branchPages + s.leafPages + s.overflowPages;
+        }
+        return pages;
+    }
+
+    @Override
+    public void close() throws IOException {
+        synchronized (closeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        batcher.close();
+        boolean drained;
+        try {
+            drained = readers.closeAll(CLOSE_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for LMDB readers to finish");
+        }
+        if (drained) {
+            env.close();
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the LMDB store at " + settings.path() + " is closed");
+        }
+    }
+
+    // ---- budget and eviction -------------------------------------------------------------
+
+    /** Takes {@code bytes} from the budget, evicting as needed; fails when nothing more can go. */
+    void reserve(long bytes) throws StorageFullException {
+        if (bytes > budget) {
+            throw new StorageFullException("an object needing " + ByteSize.format(bytes) + " of the LMDB map cannot fit "
+                    + "in a byte budget of " + ByteSize.format(budget));
+        }
+        synchronized (policyLock) {
+            while (used.get() + bytes > budget) {
+                StoredEntry victim = policy.evict();
+                if (victim == null) {
+                    throw new StorageFullException("cannot make room for " + ByteSize.format(bytes) + ": "
+                            + ByteSize.format(used.get()) + " of " + ByteSize.format(budget)
+                            + " are held by writes in progress or by readers of removed objects");
+                }
+                evictLocked(victim);
+            }
+            used.addAndGet(bytes);
+        }
+    }
+
+    /** Gives back budget taken by {@link #reserve} and not used. */
+    void release(long bytes) {
+        used.addAndGet(-bytes);
+    }
+
+    private void evictLocked(StoredEntry victim) {
+        if (index.remove(victim.key, victim)) {
+            counters.evictions.increment();
+            counters.evictedBytes.add(victim.readableLength());
+            batcher.submitDeferred(new Drop(victim, true, false, null));
+        }
+        victim.markRemoved();
+    }
+
+    /** Called by the writer thread when LMDB reports a full map. */
+    private boolean evictForMapFull(long bytes) {
+        long freed = 0;
+        synchronized (policyLock) {
+            while (freed < bytes) {
+                StoredEntry victim = policy.evict();
+                if (victim == null) {
+                    break;
+                }
+                evictLocked(victim);
+                freed += victim.footprint();
+            }
+        }
+        if (freed > 0) {
+            LOG.log(Level.INFO, "LMDB map full: evicted " + ByteSize.format(freed) + " to retry a write batch");
+        }
+        return freed > 0;
+    }
+
+    /** A removed body's last reader left: give back its budget and delete its chunks. */
+    private void released(StoredEntry e) {
+        used.addAndGet(-e.footprint());
+        batcher.submitDeferred(new Drop(e, false, true, null));
+    }
+
+    /** A write was aborted: give back its budget and delete the chunks it queued. */
+    void writeAborted(StoredEntry e, long reserved) {
+        e.abort();
+        used.addAndGet(-reserved);
+        counters.writesAborted.increment();
+        Drop drop = new Drop(e, false, true, null);
+        try {
+            batcher.submit(drop);
+        } catch (IOException | IllegalStateException ex) {
+            // Interrupted or closing: chunks without a record are deleted at the next open anyway.
+            batcher.submitDeferred(drop);
+        }
+    }
+
+    /** A write committed (on the writer thread): publish it, replacing any earlier object. */
+    void writeCommitted(StoredEntry e, long length) {
+        e.complete(length);
+        synchronized (policyLock) {
+            StoredEntry previous = index.put(e.key, e);
+            if (previous != null) {
+                policy.onRemove(previous);
+                previous.markRemoved();
+            }
+            policy.onInsert(e, e.footprint());
+        }
+        counters.writesCommitted.increment();
+    }
+
+    int pageSize() {
+        return pageSize;
+    }
+
+    ReadTxnPool readers() {
+        return readers;
+    }
+
+    ChunkBufferPool buffers() {
+        return buffers;
+    }
+
+    WriteBatcher batcher() {
+        return batcher;
+    }
+
+    StoreCounters counters() {
+        return counters;
+    }
+
+    // ---- writer-thread operations --------------------------------------------------------
+
+    /** Deletes a body's record (if it still names this body) and/or its chunks. */
+    private static final class Drop implements WriteBatcher.Op {
+        private final StoredEntry entry;
+        private final boolean record;
+        private final boolean chunks;
+        private final CompletableFuture<Void> done;
+
+        Drop(StoredEntry entry, boolean record, boolean chunks, CompletableFuture<Void> done) {
+            this.entry = entry;
+            this.record = record;
+            this.chunks = chunks;
+            this.done = done;
+        }
+
+        @Override
+        public long addedBytes() {
+            return 0;
+        }
+
+        @Override
+        public boolean awaited() {
+            return done != null;
+        }
+
+        @Override
+        public void apply(Txn<ByteBuffer> txn, WriteBatcher.Tables t) {
+            if (record) {
+                ByteBuffer k = t.metaKey(Layout.metaKey(entry.keyBytes));
+                ByteBuffer v = t.meta.get(txn, k);
+                if (v != null && v.getLong(v.position() + 1) == entry.id) {
+                    t.meta.delete(txn, k);
+                }
+            }
+            if (chunks) {
+                for (int i = 0; i < entry.chunkCount(); i++) {
+                    t.chunks.delete(txn, t.chunkKey(entry.id, i));
+                }
+            }
+        }
+
+        @Override
+        public void committed() {
+            if (done != null) {
+                done.complete(null);
+            }
+        }
+
+        @Override
+        public void failed(StorageException e) {
+            if (done != null) {
+                done.completeExceptionally(e);
+            }
+        }
+    }
+
+    /** Rewrites a committed object's record with new metadata, if the record still names it. */
+    private static final class UpdateMeta implements WriteBatcher.Op {
+        private final StoredEntry entry;
+        private final ObjectMetadata metadata;
+        private final CompletableFuture<Boolean> done;
+        private boolean updated;
+
+        UpdateMeta(StoredEntry entry, ObjectMetadata metadata, CompletableFuture<Boolean> done) {
+            this.entry = entry;
+            this.metadata = metadata;
+            this.done = done;
+        }
+
+        @Override
+        public long addedBytes() {
+            return 64 + MetadataCodec.encodedLength(metadata);
+        }
+
+        @Override
+        public void apply(Txn<ByteBuffer> txn, WriteBatcher.Tables t) {
+            updated = false;
+            byte[] metaKey = Layout.metaKey(entry.keyBytes);
+            ByteBuffer k = t.metaKey(metaKey);
+            ByteBuffer v = t.meta.get(txn, k);
+            if (v != null && v.getLong(v.position() + 1) == entry.id) {
+                t.meta.put(txn, t.metaKey(metaKey), Layout.encodeMeta(entry.id, entry.readableLength(), entry.chunkSize,
+                        entry.keyBytes, metaKey, metadata));
+                updated = true;
+            }
+        }
+
+        @Override
+        public void committed() {
+            if (updated) {
+                entry.metadata(metadata.withLength(entry.readableLength()));
+            }
+            done.complete(updated);
+        }
+
+        @Override
+        public void failed(StorageException e) {
+            done.completeExceptionally(e);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/**
+ * The {@code lmdb} storage engine: EdgeLab's B-tree, copy-on-write, memory-mapped design, on LMDB
+ * through lmdbjava (the JVM needs {@code --add-opens java.base/java.nio=ALL-UNNAMED --add-opens
+ * java.base/sun.nio.ch=ALL-UNNAMED}, the Maven property {@code edgelab.lmdb.opens}).
+ *
+ * <h2>Layout</h2>
+ * One environment (directory {@code path}: {@code data.mdb}, {@code lock.mdb} and a marker file)
+ * with two databases: {@code chunks}, keyed by object id (8 bytes, big-endian, allocated
+ * monotonically) + chunk index (4 bytes), so an object's chunks are adjacent and in order; and
+ * {@code meta}, keyed by the cache key, holding id, length, chunk size and
+ * {@link org.edgelab.storage.api.MetadataCodec} bytes (see {@link org.edgelab.storage.lmdb.Layout}).
+ *
+ * <h2>Settings</h2>
+ * <ul>
+ *   <li>{@code path} (required): the environment's directory, created if missing.</li>
+ *   <li>{@code map-size} (default {@code capacity / 0.75}, else 1 GiB): the most the data file can
+ *       grow to. The file only takes the pages in use.</li>
+ *   <li>{@code capacity} (default 0.75 x map-size, and never more): the byte budget of objects,
+ *       counted in map bytes (values rounded to pages, B-tree entries estimated). The other quarter
+ *       of the map is left to LMDB: its free-page list, pages freed but not yet reusable, and
+ *       snapshots held by readers. A full map is still handled: the writer evicts and retries, and
+ *       refuses the writes with {@link org.edgelab.storage.api.StorageFullException} when nothing
+ *       more can be evicted.</li>
+ *   <li>{@code chunk-size} (default 256 KiB): bytes per value, rounded down so a value and its page
+ *       header fill whole pages (262,128 bytes in 64 pages of 4 KiB).</li>
+ *   <li>{@code policy} (default {@code lru}): the eviction policy, by name.</li>
+ *   <li>{@code sync} (default {@code full}): {@code full} fsyncs every commit, so an object whose
+ *       {@code commit()} returned survives a power cut; {@code nometasync} may lose the last
+ *       commit on a power cut; {@code nosync} may lose the recent ones, and on a file system that
+ *       reorders writes leave the file damaged (it then fails to open with a clear error). A killed
+ *       process (SIGKILL) loses nothing committed in any mode. Commits from concurrent writers share
+ *       one transaction, so one fsync covers a whole batch.</li>
+ *   <li>{@code batch-max} (default 64): the most chunk and record writes one transaction commits.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * One writer thread commits batches of writes from every {@link org.edgelab.storage.api.ObjectWriter}
+ * (a bounded queue throttles writers that outrun the disk); {@code commit()} returns once the batch
+ * holding the object's record, and so all its chunks, has committed. Readers never wait for it: each
+ * {@code read()} copies out of the map inside a pooled read transaction ({@code MDB_NOTLS}, renewed
+ * and reset per call); {@code view()} lends map memory under a transaction the reference holds until
+ * it is closed. Bodies of removed or evicted objects stay until their last reader closes. The
+ * environment is closed only after every transaction ended.
+ */
+package org.edgelab.storage.lmdb;
