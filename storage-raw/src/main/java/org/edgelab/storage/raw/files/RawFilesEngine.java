@@ -1,0 +1,49 @@
+package org.edgelab.storage.raw.files;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StorageEngine;
+
+/** The {@code raw-files} engine plugin: opens a {@link RawFilesStore}. Stateless and thread-safe. */
+public final class RawFilesEngine implements StorageEngine {
+
+    /** The name the engine is selected by. */
+    public static final String NAME = "raw-files";
+
+    private static final List<EngineSettings.Spec> SPECS = List.of(
+            new EngineSettings.Spec("dir", null, "directory holding the object files (created if missing; required)"),
+            new EngineSettings.Spec("capacity", "1GiB", "byte budget for object files (headers and bodies)"),
+            new EngineSettings.Spec("policy", "lru", "eviction policy, by name (lru, fifo, sieve, s3-fifo, ...)"),
+            new EngineSettings.Spec("sync", "none", "none: no fsync (survives a process crash); data: fdatasync each "
+                    + "file before its rename; full: also fsync the directory, durable when commit returns"),
+            new EngineSettings.Spec("levels", "1:2", "nginx-style hashed directory levels: 1 to 3 levels of 1 or 2 hex characters"));
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "one file per object under hashed directories, renamed into place on commit (like nginx proxy_cache)";
+    }
+
+    @Override
+    public List<EngineSettings.Spec> settings() {
+        return SPECS;
+    }
+
+    @Override
+    public ObjectStore open(EngineSettings settings) throws IOException {
+        settings.requireOnly(NAME, SPECS);
+        Path dir = Path.of(settings.requiredString("dir"));
+        long capacity = settings.bytes("capacity", 1L << 30);
+        String policy = settings.string("policy", "lru");
+        SyncMode sync = SyncMode.parse(settings.string("sync", "none"));
+        String levels = settings.string("levels", "1:2");
+        return RawFilesStore.open(dir, capacity, policy, sync, levels);
+    }
+}

@@ -1,0 +1,732 @@
+package org.edgelab.storage.raw.files;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.CorruptObjectException;
+import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.ObjectWriter;
+import org.edgelab.storage.api.StorageFullException;
+import org.edgelab.storage.api.StoreCounters;
+import org.edgelab.storage.api.StoreStats;
+import org.edgelab.storage.api.StoreUsage;
+import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.eviction.EvictionPolicies;
+import org.edgelab.storage.eviction.EvictionPolicy;
+import org.edgelab.storage.tier.PinnableStore;
+
+/**
+ * The {@code raw-files} store: one file per object under hashed directories (see
+ * {@link FileLayout}), each a checksummed header and the body (see {@link ObjectFileHeader}).
+ *
+ * <p>A write goes to a temporary file beside its final place and is renamed into place on commit,
+ * so an object is visible whole or not at all; with {@code sync=data|full} the file (and
+ * directory) are synced as {@link SyncMode} says. The index lives in memory and is rebuilt at
+ * open by scanning the headers in parallel in the background; leftover temporary files and
+ * damaged files are deleted then. Lookups are served from the moment the store opens: until the
+ * scan is done, a key missing from the index is looked for where the layout puts its file.
+ * Writes, removals and {@link #usage()} wait for the scan. A body is verified against its CRC32C once per file and process: on commit (the
+ * writer checksummed what it wrote) or on the first lookup after a restart, which reads the whole
+ * body once; afterwards reads, and the zero-copy {@link StoredObject#fileSlice} path, serve the
+ * file without re-checking (a trade-off: bit rot after that verification is not detected until
+ * the next restart). A corrupt, truncated or misplaced file is deleted and never served.
+ *
+ * <p>The byte budget counts whole files (header and body) plus space reserved by writes in
+ * progress plus files unlinked while readers still hold them. Eviction follows the named
+ * {@link EvictionPolicy}, skipping objects that readers (or {@link #pin pins}) hold. A second process opening the same directory fails (a lock file).
+ *
+ * <p>Thread-safe: the index, the policy and the budget are guarded by one lock, under which the
+ * renames and unlinks of object files also happen, so the directory always matches the index;
+ * data is written and read outside it.
+ */
+public final class RawFilesStore implements ObjectStore, PinnableStore {
+
+    private static final System.Logger LOG = System.getLogger(RawFilesStore.class.getName());
+    private static final String MARKER = "raw-files.properties";
+    private static final String LOCK_FILE = "raw-files.lock";
+
+    private final FileLayout layout;
+    private final long capacity;
+    private final String policyName;
+    private final SyncMode syncMode;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<CacheKey, IndexEntry> index = new HashMap<>();
+    private final EvictionPolicy<CacheKey> policy;
+    private final Set<FileObjectWriter> writers = ConcurrentHashMap.newKeySet();
+    private final Set<Path> knownDirectories = ConcurrentHashMap.newKeySet();
+    private final StoreCounters counters = new StoreCounters();
+    private final LongAdder verifications = new LongAdder();
+    private final LongAdder verifiedBytes = new LongAdder();
+    private final AtomicLong nonce = new AtomicLong(ThreadLocalRandom.current().nextLong() & 0x7fffffffffffL);
+    private final FileChannel lockChannel;
+    private final FileLock dirLock;
+    private final Thread scanner;
+    private final CountDownLatch indexReady = new CountDownLatch(1);
+    private volatile IndexRebuilder.Result rebuilt;
+    private volatile Throwable scanFailure;
+    private volatile long rebuildMillis = -1;
+    private final LongAdder probedAtOpen = new LongAdder();
+    // guarded by lock
+    private long committedBytes;
+    private long reservedBytes;
+    private long pinnedBytes;
+    private volatile boolean closed;
+
+    private RawFilesStore(FileLayout layout, long capacity, String policyName, SyncMode syncMode) throws IOException {
+        this.layout = layout;
+        this.capacity = capacity;
+        this.policyName = policyName;
+        this.syncMode = syncMode;
+        this.policy = EvictionPolicies.create(policyName, capacity);
+        Files.createDirectories(layout.root());
+        this.lockChannel = FileChannel.open(layout.root().resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock acquired;
+        try {
+            acquired = lockChannel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            acquired = null;
+        }
+        if (acquired == null) {
+            lockChannel.close();
+            throw new IOException("raw-files directory " + layout.root() + " is already open in another store");
+        }
+        this.dirLock = acquired;
+        try {
+            checkMarker();
+        } catch (IOException | RuntimeException e) {
+            dirLock.release();
+            lockChannel.close();
+            throw e;
+        }
+        this.scanner = new Thread(this::rebuildIndex, "raw-files-scan " + layout.root());
+        scanner.setDaemon(true);
+        scanner.start();
+    }
+
+    /**
+     * Scans the directories and merges what it finds into the index (entries that lookups probed
+     * meanwhile are kept), then evicts down to the capacity and lets writes proceed.
+     */
+    private void rebuildIndex() {
+        long start = System.nanoTime();
+        try {
+            IndexRebuilder.Result result = new IndexRebuilder(layout)
+                    .scan(Math.max(2, Math.min(8, 2 * Runtime.getRuntime().availableProcessors())));
+            lock.lock();
+            try {
+                for (IndexRebuilder.Found f : result.found()) {
+                    indexFound(f.header(), f.path());
+                }
+                makeRoom(0);
+            } finally {
+                lock.unlock();
+            }
+            rebuilt = result;
+        } catch (IOException | RuntimeException e) {
+            scanFailure = e;
+            LOG.log(System.Logger.Level.ERROR, "cannot rebuild the index of raw-files " + layout.root(), e);
+        } finally {
+            rebuildMillis = (System.nanoTime() - start) / 1_000_000;
+            indexReady.countDown();
+        }
+    }
+
+    /** Adds a file found on disk to the index unless the key is indexed already; under lock. */
+    private IndexEntry indexFound(ObjectFileHeader h, Path path) {
+        IndexEntry existing = index.get(h.key());
+        if (existing != null) {
+            return existing;
+        }
+        IndexEntry e = new IndexEntry(h.key(), path, h.headerLength(), h.bodyLength(), h.bodyCrc(), false);
+        index.put(h.key(), e);
+        policy.onInsert(h.key(), e.fileLength());
+        committedBytes += e.fileLength();
+        return e;
+    }
+
+    /**
+     * While the scan runs, looks for the key's file where the layout puts it, so that a filled
+     * store serves hits from its first moment; indexes it if valid, deletes it if damaged.
+     */
+    private void probeDuringScan(CacheKey key) throws IOException {
+        if (indexReady.getCount() == 0) {
+            return;
+        }
+        Path path = layout.pathOf(key);
+        long size;
+        try {
+            size = Files.size(path);
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        ObjectFileHeader header;
+        try {
+            header = IndexRebuilder.readHeader(path, size);
+            if (!header.key().equals(key)) {
+                throw new CorruptObjectException("file holds key '" + header.key() + "'");
+            }
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (CorruptObjectException e) {
+            LOG.log(System.Logger.Level.WARNING, "deleting damaged object file {0}: {1}", path, e.getMessage());
+            Files.deleteIfExists(path);
+            counters.corruptObjectsDropped.increment();
+            return;
+        }
+        lock.lock();
+        try {
+            if (indexReady.getCount() != 0 && !index.containsKey(key)) {
+                indexFound(header, path);
+                probedAtOpen.increment();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits for the scan at open to finish; writes, removals and usage need the whole index. */
+    private void awaitIndex() throws IOException {
+        try {
+            indexReady.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted waiting for the index of raw-files " + layout.root(), e);
+        }
+        if (scanFailure != null) {
+            throw new IOException("the index of raw-files " + layout.root() + " could not be rebuilt: " + scanFailure,
+                    scanFailure);
+        }
+    }
+
+    /**
+     * Opens (creating if needed) a store in {@code dir}.
+     *
+     * @param levels   nginx-style directory levels, e.g. {@code 1:2}
+     * @param policy   the name of an eviction policy in {@link EvictionPolicies}
+     */
+    public static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels)
+            throws IOException {
+        if (capacityBytes <= 0) {
+            throw new IllegalArgumentException("engine setting 'capacity' must be positive, got " + capacityBytes);
+        }
+        return new RawFilesStore(new FileLayout(dir, FileLayout.parseLevels(levels)), capacityBytes, policy, sync);
+    }
+
+    private void checkMarker() throws IOException {
+        Path marker = layout.root().resolve(MARKER);
+        if (Files.exists(marker)) {
+            Properties p = new Properties();
+            try (var in = Files.newBufferedReader(marker, StandardCharsets.UTF_8)) {
+                p.load(in);
+            }
+            String levels = p.getProperty("levels", "");
+            if (!levels.equals(layout.levelsSpec())) {
+                throw new IllegalArgumentException("raw-files directory " + layout.root() + " was created with levels="
+                        + levels + "; open it with levels=" + levels + " or use an empty directory");
+            }
+        } else {
+            Files.writeString(marker, "# EdgeLab raw-files store: do not change levels once objects are stored\n"
+                    + "format=1\nlevels=" + layout.levelsSpec() + "\n", StandardCharsets.UTF_8);
+        }
+    }
+
+    @Override
+    public String engineName() {
+        return RawFilesEngine.NAME;
+    }
+
+    @Override
+    public Optional<StoredObject> lookup(CacheKey key) throws IOException {
+        ensureOpen();
+        counters.lookups.increment();
+        probeDuringScan(key);
+        IndexEntry entry;
+        FileChannel channel;
+        lock.lock();
+        try {
+            entry = index.get(key);
+            if (entry == null) {
+                return Optional.empty();
+            }
+            try {
+                channel = FileChannel.open(entry.path, StandardOpenOption.READ);
+            } catch (NoSuchFileException e) {
+                policy.onRemove(key);
+                forget(entry);
+                return Optional.empty();
+            }
+            entry.readers++;
+            policy.onAccess(key);
+        } finally {
+            lock.unlock();
+        }
+        boolean handedOut = false;
+        try {
+            ObjectMetadata metadata = openedHeader(entry, channel);
+            if (metadata == null) {
+                return Optional.empty();
+            }
+            long verifiedNow = entry.verify(channel);
+            if (verifiedNow < 0) {
+                dropCorrupt(entry, "body checksum mismatch");
+                return Optional.empty();
+            }
+            if (verifiedNow > 0) {
+                verifications.increment();
+                verifiedBytes.add(verifiedNow);
+            }
+            counters.lookupHits.increment();
+            handedOut = true;
+            return Optional.of(new CommittedFileObject(this, entry, channel, metadata));
+        } finally {
+            if (!handedOut) {
+                channel.close();
+                releaseReader(entry);
+            }
+        }
+    }
+
+    /** Reads and checks the header of an opened entry; returns null (after dropping it) when damaged. */
+    private ObjectMetadata openedHeader(IndexEntry entry, FileChannel channel) throws IOException {
+        try {
+            ObjectFileHeader header;
+            synchronized (entry) {
+                header = IndexRebuilder.readHeader(channel, entry.headerLength);
+            }
+            if (!header.key().equals(entry.key) || header.headerLength() != entry.headerLength
+                    || header.bodyLength() != entry.bodyLength || header.bodyCrc() != entry.bodyCrc) {
+                throw new CorruptObjectException("header no longer matches the index");
+            }
+            if (channel.size() != entry.fileLength()) {
+                throw new CorruptObjectException("file is " + channel.size() + " bytes, expected " + entry.fileLength());
+            }
+            return header.metadata();
+        } catch (CorruptObjectException e) {
+            dropCorrupt(entry, e.getMessage());
+            return null;
+        }
+    }
+
+    /** Pins the object under {@code key} like an open reader would, without opening its file. */
+    @Override
+    public Optional<Pin> pin(CacheKey key) throws IOException {
+        ensureOpen();
+        probeDuringScan(key);
+        lock.lock();
+        try {
+            IndexEntry entry = index.get(key);
+            if (entry == null) {
+                return Optional.empty();
+            }
+            entry.readers++;
+            policy.onAccess(key);
+            AtomicBoolean released = new AtomicBoolean();
+            return Optional.of(() -> {
+                if (released.compareAndSet(false, true)) {
+                    releaseReader(entry);
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public ObjectWriter begin(CacheKey key, ObjectMetadata metadata) throws IOException {
+        ensureOpen();
+        awaitIndex();
+        int headerLength = ObjectFileHeader.lengthFor(key, metadata);
+        long initial = headerLength + Math.max(0, metadata.length());
+        Path finalPath = layout.pathOf(key);
+        Path dir = finalPath.getParent();
+        if (!knownDirectories.contains(dir)) {
+            Files.createDirectories(dir);
+            knownDirectories.add(dir);
+        }
+        lock.lock();
+        try {
+            if (initial > capacity) {
+                throw new StorageFullException("object '" + key + "' needs " + initial + " bytes, more than the capacity "
+                        + capacity + " of raw-files " + layout.root());
+            }
+            makeRoom(initial);
+            reservedBytes += initial;
+        } finally {
+            lock.unlock();
+        }
+        Path temp = FileLayout.tempPathFor(finalPath, nextNonce());
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        } catch (IOException | RuntimeException e) {
+            unreserve(initial);
+            throw e;
+        }
+        FileObjectWriter w = new FileObjectWriter(this, key, metadata, finalPath, temp, channel, headerLength, initial);
+        writers.add(w);
+        counters.writesBegun.increment();
+        return w;
+    }
+
+    @Override
+    public boolean remove(CacheKey key) throws IOException {
+        ensureOpen();
+        awaitIndex();
+        lock.lock();
+        try {
+            IndexEntry e = index.get(key);
+            if (e == null) {
+                return false;
+            }
+            policy.onRemove(key);
+            forget(e);
+            counters.removals.increment();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean updateMetadata(CacheKey key, ObjectMetadata metadata) throws IOException {
+        ensureOpen();
+        awaitIndex();
+        Optional<StoredObject> found = lookup(key);
+        if (found.isEmpty()) {
+            return false;
+        }
+        try (StoredObject current = found.get()) {
+            IndexEntry entry = ((CommittedFileObject) current).entry();
+            if (metadata.length() != entry.bodyLength) {
+                throw new IllegalArgumentException("updated metadata of '" + key + "' has length " + metadata.length()
+                        + " but the stored body has " + entry.bodyLength);
+            }
+            if (ObjectFileHeader.lengthFor(key, metadata) <= entry.headerLength) {
+                ByteBuffer h = new ObjectFileHeader(key, metadata, entry.headerLength, entry.bodyLength, entry.bodyCrc).encode();
+                try (FileChannel ch = FileChannel.open(entry.path, StandardOpenOption.WRITE)) {
+                    synchronized (entry) {
+                        long pos = 0;
+                        while (h.hasRemaining()) {
+                            pos += ch.write(h, pos);
+                        }
+                    }
+                    if (syncMode != SyncMode.NONE) {
+                        ch.force(false);
+                    }
+                } catch (NoSuchFileException e) {
+                    return false;
+                }
+                return true;
+            }
+            // The new metadata needs a larger header: rewrite the object through a normal write.
+            try (ObjectWriter w = begin(key, metadata)) {
+                ByteBuffer buf = ByteBuffer.allocate((int) Math.min(1 << 20, Math.max(1, entry.bodyLength)));
+                long pos = 0;
+                while (pos < entry.bodyLength) {
+                    buf.clear();
+                    int n = current.read(pos, buf);
+                    if (n < 0) {
+                        throw new CorruptObjectException("object '" + key + "' ended early while rewriting it");
+                    }
+                    buf.flip();
+                    w.write(buf);
+                    pos += n;
+                }
+                w.commit(metadata);
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public StoreUsage usage() {
+        try {
+            awaitIndex();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        lock.lock();
+        try {
+            return new StoreUsage(capacity, committedBytes + reservedBytes + pinnedBytes, index.size());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public StoreStats stats() {
+        Map<String, Object> extra = new LinkedHashMap<>();
+        lock.lock();
+        try {
+            extra.put("committedBytes", committedBytes);
+            extra.put("reservedBytes", reservedBytes);
+            extra.put("pinnedBytes", pinnedBytes);
+        } finally {
+            lock.unlock();
+        }
+        extra.put("policy", policyName);
+        extra.put("sync", syncMode.settingValue());
+        extra.put("levels", layout.levelsSpec());
+        extra.put("writesInProgress", writers.size());
+        extra.put("bodyVerifications", verifications.sum());
+        extra.put("bodyVerifiedBytes", verifiedBytes.sum());
+        IndexRebuilder.Result r = rebuilt;
+        extra.put("indexReady", indexReady.getCount() == 0);
+        extra.put("rebuildMillis", rebuildMillis);
+        extra.put("probedBeforeIndexReady", probedAtOpen.sum());
+        if (r != null) {
+            extra.put("rebuiltObjects", r.found().size());
+            extra.put("tempFilesDeletedAtOpen", r.tempFilesDeleted());
+            extra.put("damagedFilesDeletedAtOpen", r.corruptFilesDeleted());
+            extra.put("unknownFilesIgnored", r.unknownFilesIgnored());
+        }
+        return counters.snapshot(extra);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (FileObjectWriter w : writers) {
+            w.abort();
+        }
+        try {
+            scanner.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            dirLock.release();
+        } finally {
+            lockChannel.close();
+        }
+    }
+
+    // ---- called by writers and readers ----
+
+    long capacity() {
+        return capacity;
+    }
+
+    SyncMode syncMode() {
+        return syncMode;
+    }
+
+    long nextNonce() {
+        return nonce.incrementAndGet();
+    }
+
+    /** Reserves {@code bytes} more of the budget for {@code w}, evicting as needed. */
+    void reserve(FileObjectWriter w, long bytes) throws StorageFullException {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (w.reserved + bytes > capacity) {
+                throw new StorageFullException("object '" + w.key() + "' grew past the capacity " + capacity
+                        + " of raw-files " + layout.root());
+            }
+            makeRoom(bytes);
+            reservedBytes += bytes;
+            w.reserved += bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void unreserve(long bytes) {
+        lock.lock();
+        try {
+            reservedBytes -= bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Renames a written temporary file into place and indexes it, replacing any earlier object. */
+    void publish(FileObjectWriter w, ObjectFileHeader header, Path temp) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            long excess = w.reserved - header.fileLength();
+            if (excess < 0) {
+                makeRoom(-excess);
+            }
+            try {
+                Files.move(temp, w.finalPath, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the file system of " + layout.root() + " cannot rename atomically", e);
+            }
+            reservedBytes -= w.reserved;
+            w.reserved = 0;
+            IndexEntry old = index.get(w.key());
+            if (old != null) {
+                unlinked(old);
+            }
+            IndexEntry e = new IndexEntry(w.key(), w.finalPath, header.headerLength(), header.bodyLength(),
+                    header.bodyCrc(), true);
+            index.put(w.key(), e);
+            policy.onInsert(w.key(), e.fileLength());
+            committedBytes += e.fileLength();
+            counters.writesCommitted.increment();
+            counters.bytesWritten.add(header.bodyLength());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void syncDirectory(Path dir) throws IOException {
+        if (syncMode == SyncMode.FULL) {
+            try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+                d.force(true);
+            }
+        }
+    }
+
+    void writerFinished(FileObjectWriter w) {
+        writers.remove(w);
+    }
+
+    void writerAborted(FileObjectWriter w) {
+        lock.lock();
+        try {
+            reservedBytes -= w.reserved;
+            w.reserved = 0;
+        } finally {
+            lock.unlock();
+        }
+        if (writers.remove(w)) {
+            counters.writesAborted.increment();
+        }
+    }
+
+    void releaseReader(IndexEntry e) {
+        lock.lock();
+        try {
+            e.readers--;
+            if (e.unlinked && e.readers == 0) {
+                pinnedBytes -= e.fileLength();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deletes a damaged object file and forgets it, if the index still holds this entry. */
+    void dropCorrupt(IndexEntry e, String why) {
+        lock.lock();
+        try {
+            if (index.get(e.key) == e) {
+                LOG.log(System.Logger.Level.WARNING, "dropping damaged object file {0} of ''{1}'': {2}", e.path, e.key, why);
+                policy.onRemove(e.key);
+                forget(e);
+                counters.corruptObjectsDropped.increment();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void countRead(long bytes) {
+        counters.bytesRead.add(bytes);
+    }
+
+    void logLeftover(Path temp, IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "cannot delete temporary file {0} (deleted at next open): {1}", temp, e);
+    }
+
+    // ---- under lock ----
+
+    /** Evicts until {@code bytes} more fit in the budget; fails when nothing evictable is left. */
+    private void makeRoom(long bytes) throws StorageFullException {
+        List<IndexEntry> skipped = null;
+        try {
+            evictFor(bytes, skipped = new ArrayList<>());
+        } finally {
+            for (IndexEntry e : skipped) {
+                policy.onInsert(e.key, e.fileLength());
+            }
+        }
+    }
+
+    /**
+     * Evicts until {@code bytes} more fit. Objects held by readers are skipped (evicting them
+     * would free nothing while they are read) and collected in {@code skipped} for re-insertion.
+     */
+    private void evictFor(long bytes, List<IndexEntry> skipped) throws StorageFullException {
+        while (committedBytes + reservedBytes + pinnedBytes + bytes > capacity) {
+            CacheKey victim = policy.evict();
+            if (victim != null && index.get(victim) != null && index.get(victim).readers > 0) {
+                skipped.add(index.get(victim));
+                continue;
+            }
+            if (victim == null) {
+                throw new StorageFullException("raw-files " + layout.root() + " cannot make room for " + bytes
+                        + " bytes: " + committedBytes + " committed, " + reservedBytes + " reserved by writes in progress, "
+                        + pinnedBytes + " held by readers of removed objects, " + skipped.size()
+                        + " objects held by readers, capacity " + capacity);
+            }
+            IndexEntry e = index.get(victim);
+            if (e != null) {
+                forget(e);
+                counters.evictions.increment();
+                counters.evictedBytes.add(e.bodyLength);
+            }
+        }
+    }
+
+    /** Removes an entry from the index and unlinks its file (the policy was already told). */
+    private void forget(IndexEntry e) {
+        index.remove(e.key, e);
+        try {
+            Files.deleteIfExists(e.path);
+        } catch (IOException ex) {
+            LOG.log(System.Logger.Level.WARNING, "cannot delete object file {0}: {1}", e.path, ex);
+        }
+        unlinked(e);
+    }
+
+    /** Moves an entry's bytes out of the committed budget (into the pinned one while readers hold it). */
+    private void unlinked(IndexEntry e) {
+        e.unlinked = true;
+        committedBytes -= e.fileLength();
+        if (e.readers > 0) {
+            pinnedBytes += e.fileLength();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("raw-files store " + layout.root() + " is closed");
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package org.edgelab.storage.raw.log;
+
+import java.util.Arrays;
+
+/**
+ * The in-memory index of {@code raw-log}: an open-addressed, linearly probed table keyed by
+ * {@link org.edgelab.storage.api.CacheKey#hash64()}, holding for each object two packed longs
+ * (where its commit record is, and how much it spans and stores). Three parallel {@code long}
+ * arrays, so an object costs 24 bytes divided by the load factor (kept between 0.53 and 0.8:
+ * 30 to 45 bytes per object). Two keys with the same 64-bit hash share one entry: the newer
+ * replaces the older, and readers verify the key stored on disk. Not thread-safe: the store
+ * guards it with its lock.
+ *
+ * <p>{@code location} packs the commit record's segment slot (24 bits), its offset in the slot
+ * divided by 8 (37 bits) and a saturating hit counter (3 bits). {@code extent} packs how many
+ * segment generations before the commit record's the object's first byte lies (16 bits) and the
+ * bytes the object occupies in the log (48 bits).
+ */
+final class LogIndex {
+
+    static final int MAX_SLOTS = 1 << 24;
+    static final int MAX_SPAN = 0xffff;
+    private static final double MAX_LOAD = 0.8;
+    private static final long EMPTY = 0;
+
+    private long[] hashes;
+    private long[] locations;
+    private long[] extents;
+    private int size;
+
+    LogIndex(int initialCapacity) {
+        allocate(Math.max(16, initialCapacity));
+    }
+
+    static long location(int slot, long offset, int hits) {
+        if (slot < 0 || slot >= MAX_SLOTS || (offset & 7) != 0 || offset < 0 || offset >= (1L << 40)) {
+            throw new IllegalArgumentException("cannot index slot " + slot + " offset " + offset);
+        }
+        return ((long) slot << 40) | ((offset >>> 3) << 3) | Math.min(hits, 7);
+    }
+
+    static int slot(long location) {
+        return (int) (location >>> 40);
+    }
+
+    static long offset(long location) {
+        return ((location >>> 3) & ((1L << 37) - 1)) << 3;
+    }
+
+    static int hits(long location) {
+        return (int) (location & 7);
+    }
+
+    static long extent(int span, long storedBytes) {
+        if (span < 0 || span > MAX_SPAN || storedBytes < 0 || storedBytes >= (1L << 48)) {
+            throw new IllegalArgumentException("cannot index span " + span + " size " + storedBytes);
+        }
+        return ((long) span << 48) | storedBytes;
+    }
+
+    static int span(long extent) {
+        return (int) (extent >>> 48);
+    }
+
+    static long storedBytes(long extent) {
+        return extent & ((1L << 48) - 1);
+    }
+
+    private static long stored(long hash) {
+        return hash == EMPTY ? 1 : hash;
+    }
+
+    private int home(long hash, int capacity) {
+        long mixed = hash * 0x9E3779B97F4A7C15L;
+        return (int) Long.remainderUnsigned(mixed ^ (mixed >>> 29), capacity);
+    }
+
+    /** Returns the table position of {@code hash}, or -1. */
+    int find(long hash) {
+        long h = stored(hash);
+        int cap = hashes.length;
+        for (int i = home(h, cap); ; i = i + 1 == cap ? 0 : i + 1) {
+            long at = hashes[i];
+            if (at == EMPTY) {
+                return -1;
+            }
+            if (at == h) {
+                return i;
+            }
+        }
+    }
+
+    long hashAt(int pos) {
+        return hashes[pos];
+    }
+
+    long locationAt(int pos) {
+        return locations[pos];
+    }
+
+    long extentAt(int pos) {
+        return extents[pos];
+    }
+
+    void setLocationAt(int pos, long location) {
+        locations[pos] = location;
+    }
+
+    /** Inserts or replaces; returns the replaced entry's extent word, or -1 if there was none. */
+    long put(long hash, long location, long extent) {
+        if (size + 1 > hashes.length * MAX_LOAD) {
+            grow();
+        }
+        long h = stored(hash);
+        int cap = hashes.length;
+        for (int i = home(h, cap); ; i = i + 1 == cap ? 0 : i + 1) {
+            long at = hashes[i];
+            if (at == EMPTY) {
+                hashes[i] = h;
+                locations[i] = location;
+                extents[i] = extent;
+                size++;
+                return -1;
+            }
+            if (at == h) {
+                long previous = extents[i];
+                locations[i] = location;
+                extents[i] = extent;
+                return previous;
+            }
+        }
+    }
+
+    /** Removes the entry at table position {@code pos} (backward-shift deletion, no tombstones). */
+    void removeAt(int pos) {
+        int cap = hashes.length;
+        int hole = pos;
+        int i = pos;
+        while (true) {
+            i = i + 1 == cap ? 0 : i + 1;
+            long h = hashes[i];
+            if (h == EMPTY) {
+                break;
+            }
+            int home = home(h, cap);
+            // move entry i into the hole unless its home lies cyclically in (hole, i]
+            boolean homeBetween = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+            if (!homeBetween) {
+                hashes[hole] = h;
+                locations[hole] = locations[i];
+                extents[hole] = extents[i];
+                hole = i;
+            }
+        }
+        hashes[hole] = EMPTY;
+        locations[hole] = 0;
+        extents[hole] = 0;
+        size--;
+    }
+
+    int size() {
+        return size;
+    }
+
+    int capacity() {
+        return hashes.length;
+    }
+
+    /** Returns the bytes the table's arrays occupy. */
+    long allocatedBytes() {
+        return 3L * Long.BYTES * hashes.length;
+    }
+
+    /** Calls {@code visitor} for every entry; the visitor must not modify the index. */
+    void forEach(EntryVisitor visitor) {
+        for (int i = 0; i < hashes.length; i++) {
+            if (hashes[i] != EMPTY) {
+                visitor.visit(hashes[i], locations[i], extents[i]);
+            }
+        }
+    }
+
+    /** Receives index entries. */
+    interface EntryVisitor {
+        void visit(long hash, long location, long extent);
+    }
+
+    private void grow() {
+        long[] oldHashes = hashes;
+        long[] oldLocations = locations;
+        long[] oldExtents = extents;
+        allocate((int) Math.min(Integer.MAX_VALUE - 8, oldHashes.length * 3L / 2 + 1));
+        size = 0;
+        for (int i = 0; i < oldHashes.length; i++) {
+            if (oldHashes[i] != EMPTY) {
+                put(oldHashes[i], oldLocations[i], oldExtents[i]);
+            }
+        }
+    }
+
+    private void allocate(int capacity) {
+        hashes = new long[capacity];
+        locations = new long[capacity];
+        extents = new long[capacity];
+        Arrays.fill(hashes, EMPTY);
+    }
+}

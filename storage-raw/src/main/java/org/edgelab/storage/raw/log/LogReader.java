@@ -1,0 +1,169 @@
+package org.edgelab.storage.raw.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.zip.CRC32C;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.CorruptObjectException;
+import org.edgelab.storage.api.FileSlice;
+import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.api.StoredObject;
+
+/**
+ * A committed {@code raw-log} object opened for reading. Each extent is checked against its
+ * CRC32C the first time this reference touches it, before any of its bytes are copied out or
+ * offered as a {@link FileSlice}; a mismatch drops the object from the store and fails with
+ * {@link CorruptObjectException}. Its segments stay pinned until {@link #close()}. Thread-safe.
+ */
+final class LogReader implements StoredObject {
+
+    private static final int VERIFY_BUFFER = 64 * 1024;
+
+    private final RawLogStore store;
+    private final CommitRecord record;
+    private final long hash;
+    private final long location;
+    private final PinSet pins;
+    private final long[] starts;
+    private final boolean[] verified; // guarded by this
+    private volatile boolean closed;
+
+    LogReader(RawLogStore store, CommitRecord record, long hash, long location, PinSet pins) {
+        this.store = store;
+        this.record = record;
+        this.hash = hash;
+        this.location = location;
+        this.pins = pins;
+        this.starts = new long[record.extents().size()];
+        long at = 0;
+        for (int i = 0; i < starts.length; i++) {
+            starts[i] = at;
+            at += record.extents().get(i).length();
+        }
+        this.verified = new boolean[starts.length];
+    }
+
+    @Override
+    public CacheKey key() {
+        return record.key();
+    }
+
+    @Override
+    public ObjectMetadata metadata() {
+        return record.metadata();
+    }
+
+    @Override
+    public long availableLength() {
+        return record.bodyLength();
+    }
+
+    @Override
+    public boolean isComplete() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Long> awaitLength(long minLength) {
+        return CompletableFuture.completedFuture(record.bodyLength());
+    }
+
+    @Override
+    public int read(long position, ByteBuffer dst) throws IOException {
+        requireOpen();
+        if (position < 0) {
+            throw new IllegalArgumentException("position must be >= 0, got " + position);
+        }
+        if (position >= record.bodyLength()) {
+            return -1;
+        }
+        int total = 0;
+        long pos = position;
+        while (dst.hasRemaining() && pos < record.bodyLength()) {
+            int i = extentAt(pos);
+            verify(i);
+            Extent e = record.extents().get(i);
+            long within = pos - starts[i];
+            int n = (int) Math.min(dst.remaining(), e.length() - within);
+            ByteBuffer part = dst.slice(dst.position(), n);
+            store.read(e.slot(), part, e.offset() + within);
+            if (part.hasRemaining()) {
+                throw corrupt("segment " + e.slot() + " ends inside '" + record.key() + "'");
+            }
+            dst.position(dst.position() + n);
+            pos += n;
+            total += n;
+        }
+        store.counters().bytesRead.add(total);
+        return total;
+    }
+
+    @Override
+    public Optional<FileSlice> fileSlice(long position, long maxLength) {
+        if (closed || position < 0 || position >= record.bodyLength() || maxLength <= 0) {
+            return Optional.empty();
+        }
+        int i = extentAt(position);
+        try {
+            verify(i);
+            Extent e = record.extents().get(i);
+            long within = position - starts[i];
+            long n = Math.min(maxLength, e.length() - within);
+            store.counters().bytesRead.add(n);
+            return Optional.of(new FileSlice(store.channel(e.slot()), e.offset() + within, n));
+        } catch (IOException e) {
+            return Optional.empty(); // read() reports the failure to the caller
+        }
+    }
+
+    private int extentAt(long position) {
+        int i = Arrays.binarySearch(starts, position);
+        return i >= 0 ? i : -i - 2;
+    }
+
+    private synchronized void verify(int i) throws IOException {
+        if (verified[i]) {
+            return;
+        }
+        Extent e = record.extents().get(i);
+        CRC32C crc = new CRC32C();
+        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(VERIFY_BUFFER, e.length()));
+        for (long done = 0; done < e.length(); ) {
+            buffer.clear().limit((int) Math.min(buffer.capacity(), e.length() - done));
+            store.read(e.slot(), buffer, e.offset() + done);
+            if (buffer.hasRemaining()) {
+                throw corrupt("segment " + e.slot() + " ends inside '" + record.key() + "'");
+            }
+            buffer.flip();
+            crc.update(buffer);
+            done += buffer.limit();
+        }
+        if ((int) crc.getValue() != e.crc()) {
+            throw corrupt("extent " + i + " of '" + record.key() + "' (segment " + e.slot() + ", offset "
+                    + e.offset() + ") fails its CRC32C");
+        }
+        verified[i] = true;
+    }
+
+    private CorruptObjectException corrupt(String why) {
+        store.dropCorrupt(hash, location, why);
+        return new CorruptObjectException(why + "; the object was dropped");
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("this reference to '" + record.key() + "' is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            store.release(pins);
+        }
+    }
+}

@@ -1,0 +1,403 @@
+package org.edgelab.storage.raw.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.zip.CRC32C;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.api.ObjectWriter;
+import org.edgelab.storage.api.StorageFullException;
+import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.api.WriteAbortedException;
+
+/**
+ * A streaming write into a {@code raw-log} store, with a running CRC32C per extent; a commit
+ * record appended at {@link #commit} makes the object visible. With buffered I/O each chunk goes
+ * straight to the file at its place in the current extent; with direct I/O chunks are staged in
+ * a block-aligned 1 MiB buffer and written in whole blocks (the last, partial block padded and
+ * rewritten as it fills; at once after each chunk while someone follows the write). Followers
+ * see the bytes that have reached the file. Written by one thread at a time; {@link #follow()}
+ * and the followers' calls are safe from any thread.
+ */
+final class LogWriter implements ObjectWriter {
+
+    private enum State { OPEN, COMMITTED, ABORTED }
+
+    /** A piece of the body followers can read: file position and readable length. */
+    record Piece(int slot, long fileOffset, long length) {
+    }
+
+    private record Waiter(long minLength, CompletableFuture<Long> future) {
+    }
+
+    private static final long FIRST_UNKNOWN_EXTENT = 64 * 1024;
+
+    private final RawLogStore store;
+    private final CacheKey key;
+    private final ObjectMetadata initial;
+    private final PinSet pins = new PinSet();
+    private final CRC32C crc = new CRC32C();
+    private final List<Extent> extents = new ArrayList<>(); // guarded by this
+    private final List<Waiter> waiters = new ArrayList<>(); // guarded by this
+    private RawLogStore.Allocation current; // guarded by this for followers
+    private long currentFilled; // guarded by this
+    private volatile long written;
+    private volatile long readable; // bytes in the file, visible to followers
+    private long finishedBytes; // body bytes in finished extents; guarded by this
+    private ByteBuffer stage; // direct I/O only: bytes of the current extent from stageOffset
+    private long stageOffset; // file offset of stage[0], block-aligned
+    private int followers; // guarded by this
+    private volatile State state = State.OPEN;
+    private int holders = 1; // the writer and its open followers; guarded by this
+
+    LogWriter(RawLogStore store, CacheKey key, ObjectMetadata initial) {
+        this.store = store;
+        this.key = key;
+        this.initial = initial;
+    }
+
+    @Override
+    public CacheKey key() {
+        return key;
+    }
+
+    @Override
+    public long written() {
+        return written;
+    }
+
+    @Override
+    public void write(ByteBuffer chunk) throws IOException {
+        requireOpen();
+        try {
+            while (chunk.hasRemaining()) {
+                if (current == null || currentFilled == current.capacity()) {
+                    finishExtent();
+                    if (written + chunk.remaining() > store.maxObjectBytes()) {
+                        throw new StorageFullException("'" + key + "' grew past the largest object this raw-log holds ("
+                                + store.maxObjectBytes() + " bytes)");
+                    }
+                    RawLogStore.Allocation a = store.allocateExtent(pins, nextExtentSize());
+                    synchronized (this) {
+                        current = a;
+                        currentFilled = 0;
+                    }
+                }
+                int n = (int) Math.min(chunk.remaining(), current.capacity() - currentFilled);
+                ByteBuffer part = chunk.slice(chunk.position(), n);
+                crc.update(part.duplicate());
+                if (stage == null && !store.directIo()) {
+                    store.write(current.slot(), part, current.payloadOffset() + currentFilled);
+                } else {
+                    stageBytes(part);
+                }
+                chunk.position(chunk.position() + n);
+                synchronized (this) {
+                    currentFilled += n;
+                    written += n;
+                }
+                if (store.directIo()) {
+                    boolean followed;
+                    synchronized (this) {
+                        followed = followers > 0;
+                    }
+                    if (followed) {
+                        flushStage(true);
+                    }
+                } else {
+                    published(written);
+                }
+                store.counters().bytesWritten.add(n);
+            }
+        } catch (IOException | RuntimeException e) {
+            abort();
+            throw e;
+        }
+    }
+
+    /** Copies {@code part} into the stage, writing it out whenever it fills. */
+    private synchronized void stageBytes(ByteBuffer part) throws IOException {
+        if (stage == null) {
+            stage = store.borrowStage();
+            stageOffset = current.payloadOffset() + currentFilled;
+        }
+        while (part.hasRemaining()) {
+            int take = Math.min(part.remaining(), stage.remaining());
+            stage.put(part.slice(part.position(), take));
+            part.position(part.position() + take);
+            if (!stage.hasRemaining()) {
+                flushStage(false);
+            }
+        }
+    }
+
+    /**
+     * Writes the stage's whole blocks (and, if {@code padTail}, its partial last block padded with
+     * zeros) with O_DIRECT, then keeps only the partial block, to be rewritten as it fills.
+     */
+    private synchronized void flushStage(boolean padTail) throws IOException {
+        if (stage == null || stage.position() == 0) {
+            return;
+        }
+        int block = store.blockSize();
+        int data = stage.position();
+        int whole = data / block * block;
+        int length = padTail ? (data + block - 1) / block * block : whole;
+        if (length == 0) {
+            return;
+        }
+        ByteBuffer out = stage.duplicate();
+        out.position(data).limit(length);
+        while (out.hasRemaining()) {
+            out.put((byte) 0);
+        }
+        out.position(0).limit(length);
+        store.writeDirect(current.slot(), out, stageOffset);
+        long inFile = stageOffset + data - current.payloadOffset();
+        int partial = data - whole;
+        if (whole > 0) {
+            ByteBuffer tail = stage.duplicate().position(whole).limit(data);
+            stage.clear().put(tail);
+            stageOffset += whole;
+        }
+        stage.limit(stage.capacity()).position(partial);
+        published(finishedBytes() + (padTail ? inFile : stageOffset - current.payloadOffset()));
+    }
+
+    private synchronized long finishedBytes() {
+        return finishedBytes;
+    }
+
+    /** Records that followers may read {@code upTo} bytes and wakes those waiting for them. */
+    private void published(long upTo) {
+        List<Waiter> ready;
+        synchronized (this) {
+            readable = Math.max(readable, upTo);
+            ready = takeReady();
+        }
+        long now = readable;
+        ready.forEach(w -> w.future().complete(now));
+    }
+
+    private synchronized void releaseStage() {
+        if (stage != null) {
+            store.returnStage(stage);
+            stage = null;
+        }
+    }
+
+    private long nextExtentSize() {
+        long max = store.maxExtentBytes();
+        long known = initial.length();
+        if (known != ObjectMetadata.UNKNOWN_LENGTH && known > written) {
+            return Math.min(max, known - written);
+        }
+        int finished;
+        synchronized (this) {
+            finished = extents.size();
+        }
+        return Math.min(max, FIRST_UNKNOWN_EXTENT << Math.min(finished, 6));
+    }
+
+    private void finishExtent() throws IOException {
+        if (current == null) {
+            return;
+        }
+        RawLogStore.Allocation a = current;
+        long filled = currentFilled;
+        synchronized (this) {
+            if (stage != null) {
+                flushStage(true);
+                releaseStage();
+            }
+        }
+        if (filled < a.capacity()) {
+            store.trimExtent(a, filled);
+        }
+        synchronized (this) {
+            if (filled > 0) {
+                extents.add(new Extent(a.slot(), a.generation(), a.payloadOffset(), filled, (int) crc.getValue()));
+            }
+            finishedBytes += filled;
+            current = null;
+            currentFilled = 0;
+        }
+        crc.reset();
+    }
+
+    @Override
+    public StoredObject follow() {
+        synchronized (this) {
+            if (state == State.ABORTED) {
+                return new FollowReader(this, true);
+            }
+            if (holders == 0) {
+                throw new IllegalStateException("the write of '" + key + "' has finished: look the object up instead");
+            }
+            holders++;
+            followers++;
+            try {
+                flushStage(true); // direct I/O: let the follower see what is staged
+            } catch (IOException e) {
+                // the writer's next call fails the same way and aborts; the follower then sees the abort
+            }
+        }
+        return new FollowReader(this, false);
+    }
+
+    @Override
+    public void commit(ObjectMetadata finalMetadata) throws IOException {
+        requireOpen();
+        ObjectMetadata m = finalMetadata.length() == ObjectMetadata.UNKNOWN_LENGTH
+                ? finalMetadata.withLength(written) : finalMetadata;
+        if (m.length() != written) {
+            throw new IllegalArgumentException("commit of '" + key + "' declares length " + m.length() + " but "
+                    + written + " bytes were written");
+        }
+        try {
+            finishExtent();
+            List<Extent> body;
+            synchronized (this) {
+                body = List.copyOf(extents);
+            }
+            store.commit(new CommitRecord(key, m, written, body), pins);
+            if (store.config().sync() == RawLogConfig.SyncMode.COMMIT) {
+                store.force(pins);
+            }
+        } catch (IOException | RuntimeException e) {
+            abort();
+            throw e;
+        }
+        List<Waiter> all;
+        synchronized (this) {
+            readable = written;
+            state = State.COMMITTED;
+            all = new ArrayList<>(waiters);
+            waiters.clear();
+        }
+        store.counters().writesCommitted.increment();
+        all.forEach(w -> w.future().complete(written));
+        releaseHolder();
+    }
+
+    @Override
+    public void commit() throws IOException {
+        commit(initial.withLength(written));
+    }
+
+    @Override
+    public void abort() {
+        List<Waiter> all;
+        synchronized (this) {
+            if (state != State.OPEN) {
+                return;
+            }
+            state = State.ABORTED;
+            all = new ArrayList<>(waiters);
+            waiters.clear();
+        }
+        store.counters().writesAborted.increment();
+        all.forEach(w -> w.future().completeExceptionally(new WriteAbortedException(key)));
+        releaseStage();
+        releaseHolder();
+    }
+
+    @Override
+    public void close() {
+        if (state == State.OPEN) {
+            abort();
+        }
+    }
+
+    private void requireOpen() {
+        if (state != State.OPEN) {
+            throw new IllegalStateException("the write of '" + key + "' was already "
+                    + (state == State.COMMITTED ? "committed" : "aborted"));
+        }
+        store.ensureOpen();
+    }
+
+    private List<Waiter> takeReady() {
+        List<Waiter> ready = new ArrayList<>();
+        waiters.removeIf(w -> {
+            if (w.minLength() <= readable) {
+                ready.add(w);
+                return true;
+            }
+            return false;
+        });
+        return ready;
+    }
+
+    // ---------------------------------------------------------------- for followers
+
+    ObjectMetadata initialMetadata() {
+        return initial;
+    }
+
+    /** Returns how many bytes have reached the file, which followers may read. */
+    long readable() {
+        return readable;
+    }
+
+    /** A follower closed. */
+    synchronized void followerClosed() {
+        followers--;
+    }
+
+    boolean isCommitted() {
+        return state == State.COMMITTED;
+    }
+
+    boolean isAborted() {
+        return state == State.ABORTED;
+    }
+
+    RawLogStore store() {
+        return store;
+    }
+
+    CompletableFuture<Long> await(long minLength) {
+        synchronized (this) {
+            if (state == State.ABORTED) {
+                return CompletableFuture.failedFuture(new WriteAbortedException(key));
+            }
+            if (state == State.COMMITTED || readable >= minLength) {
+                return CompletableFuture.completedFuture(readable);
+            }
+            CompletableFuture<Long> f = new CompletableFuture<>();
+            waiters.add(new Waiter(minLength, f));
+            return f;
+        }
+    }
+
+    /** Returns the readable piece holding body byte {@code position}, or null if not written yet. */
+    synchronized Piece locate(long position) {
+        long start = 0;
+        for (Extent e : extents) {
+            if (position < start + e.length()) {
+                return new Piece(e.slot(), e.offset() + (position - start), e.length() - (position - start));
+            }
+            start += e.length();
+        }
+        if (current != null && position < start + currentFilled) {
+            return new Piece(current.slot(), current.payloadOffset() + (position - start),
+                    currentFilled - (position - start));
+        }
+        return null;
+    }
+
+    /** Drops one holder (the writer when done, or a follower when closed); the last one releases the pins. */
+    void releaseHolder() {
+        boolean last;
+        synchronized (this) {
+            last = --holders == 0;
+        }
+        if (last) {
+            store.release(pins);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package org.edgelab.storage.raw.log;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.units.ByteSize;
+import org.edgelab.units.Durations;
+
+/**
+ * The typed settings of a {@code raw-log} store, parsed and checked from {@link EngineSettings}.
+ * Immutable and thread-safe.
+ *
+ * @param disks                    directories holding the segment files, one per disk
+ * @param capacityBytes            total bytes of segment files across all disks
+ * @param segmentSize              bytes per segment file (the unit of eviction)
+ * @param policy                   what happens to the objects of a reclaimed segment
+ * @param sync                     when written bytes are forced to the device
+ * @param checkpointIntervalMillis how often the index is checkpointed; 0 only at close
+ * @param directIo                 whether body extents are written with O_DIRECT (where supported)
+ */
+record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Policy policy, SyncMode sync,
+                    long checkpointIntervalMillis, boolean directIo) {
+
+    /** Eviction of a reclaimed segment. */
+    enum Policy {
+        /** Every object of the oldest segment is evicted. */
+        FIFO,
+        /** Objects of the oldest segment that were read since written are re-appended (CacheLib's reinsertion). */
+        REINSERT
+    }
+
+    /** When written bytes are forced to the device. */
+    enum SyncMode {
+        /** {@code commit()} returns after the object's extents and commit record are forced. */
+        COMMIT,
+        /** Segment files are forced once a second. */
+        INTERVAL,
+        /** Forced only before each checkpoint and at close; the OS writes back the rest. */
+        NONE
+    }
+
+    static final long MIN_SEGMENT = 64 * 1024;
+    static final long DEFAULT_SEGMENT = 64L << 20;
+    static final int MIN_SEGMENTS = 4;
+    /**
+     * Segments per store when segment-size is auto: a reader pins whole segments, so small stores
+     * need many of them to keep writing while readers hold objects.
+     */
+    static final int AUTO_SEGMENTS = 64;
+
+    static final List<EngineSettings.Spec> SPECS = List.of(
+            new EngineSettings.Spec("disks", null,
+                    "comma-separated directories, one per disk, that hold the segment files (required; created if missing)"),
+            new EngineSettings.Spec("capacity", "1g",
+                    "total bytes of segment files, spread evenly over the disks (e.g. 100g)"),
+            new EngineSettings.Spec("segment-size", "auto",
+                    "bytes per segment file, the unit of eviction (64 KiB to 1 TiB); auto = capacity/64 within [64k, 64m]"),
+            new EngineSettings.Spec("policy", "fifo",
+                    "fifo: evict the oldest segment whole; reinsert: re-append its objects read since written"),
+            new EngineSettings.Spec("sync", "none",
+                    "commit: fsync before commit returns; interval: fsync every second; none: fsync at checkpoints only"),
+            new EngineSettings.Spec("checkpoint-interval", "30s",
+                    "how often the index is checkpointed (e.g. 500ms, 30s, 5m); 0 = only at close"),
+            new EngineSettings.Spec("direct-io", "false",
+                    "true: write bodies with O_DIRECT from aligned buffers, bypassing the page cache (falls back to"
+                            + " buffered writes, with a warning, where the file system refuses O_DIRECT)"));
+
+    RawLogConfig {
+        disks = List.copyOf(disks);
+        if (disks.isEmpty()) {
+            throw new IllegalArgumentException("raw-log needs at least one disk directory");
+        }
+        if (segmentSize < MIN_SEGMENT || segmentSize % 4096 != 0 || segmentSize >= (1L << 40)) {
+            throw new IllegalArgumentException("segment-size must be a multiple of 4 KiB between 64 KiB and 1 TiB, got "
+                    + segmentSize);
+        }
+        long segments = capacityBytes / segmentSize;
+        if (segments < MIN_SEGMENTS) {
+            throw new IllegalArgumentException("capacity " + ByteSize.format(capacityBytes) + " holds only " + segments
+                    + " segments of " + ByteSize.format(segmentSize) + "; raw-log needs at least " + MIN_SEGMENTS
+                    + ": raise capacity or lower segment-size");
+        }
+        if (segments >= LogIndex.MAX_SLOTS) {
+            throw new IllegalArgumentException("capacity / segment-size gives " + segments + " segments; at most "
+                    + (LogIndex.MAX_SLOTS - 1) + " are supported: raise segment-size");
+        }
+        if (checkpointIntervalMillis < 0) {
+            throw new IllegalArgumentException("checkpoint-interval cannot be negative");
+        }
+    }
+
+    /** Returns the number of segment slots. */
+    int segmentCount() {
+        return (int) (capacityBytes / segmentSize);
+    }
+
+    /** Parses and checks the settings; failures name the setting and what is accepted. */
+    static RawLogConfig from(EngineSettings settings) {
+        settings.requireOnly(RawLogEngine.NAME, SPECS);
+        if (settings.string("disks", null) == null || settings.string("disks", "").isBlank()) {
+            throw new IllegalArgumentException("engine setting 'disks' is required for raw-log: give one directory per"
+                    + " disk, comma-separated, e.g. disks=/mnt/nvme0/edgelab,/mnt/nvme1/edgelab");
+        }
+        List<Path> disks = settings.paths("disks", List.of());
+        long capacity = settings.bytes("capacity", 1L << 30);
+        String segmentText = settings.string("segment-size", "auto");
+        long segment;
+        if (segmentText.trim().equalsIgnoreCase("auto")) {
+            segment = Math.max(MIN_SEGMENT, Math.min(DEFAULT_SEGMENT, capacity / AUTO_SEGMENTS) / 4096 * 4096);
+        } else {
+            segment = settings.bytes("segment-size", DEFAULT_SEGMENT);
+        }
+        Policy policy = choice("policy", settings.string("policy", "fifo"), Policy.class);
+        SyncMode sync = choice("sync", settings.string("sync", "none"), SyncMode.class);
+        long interval = millis("checkpoint-interval", settings.string("checkpoint-interval", "30s"));
+        boolean directIo = settings.bool("direct-io", false);
+        return new RawLogConfig(disks, capacity, segment, policy, sync, interval, directIo);
+    }
+
+    private static <E extends Enum<E>> E choice(String name, String value, Class<E> type) {
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equalsIgnoreCase(value.trim())) {
+                return e;
+            }
+        }
+        StringBuilder known = new StringBuilder();
+        for (E e : type.getEnumConstants()) {
+            known.append(known.length() == 0 ? "" : ", ").append(e.name().toLowerCase(Locale.ROOT));
+        }
+        throw new IllegalArgumentException("engine setting '" + name + "' must be one of " + known + ", got '" + value + "'");
+    }
+
+    static long millis(String name, String value) {
+        if (value.trim().equals("0")) {
+            return 0;
+        }
+        try {
+            return Durations.parse(value).toMillis();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("engine setting '" + name + "': " + e.getMessage(), e);
+        }
+    }
+}

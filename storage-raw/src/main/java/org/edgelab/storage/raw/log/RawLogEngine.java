@@ -1,0 +1,38 @@
+package org.edgelab.storage.raw.log;
+
+import java.io.IOException;
+import java.util.List;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StorageEngine;
+
+/**
+ * The {@code raw-log} engine plugin: a persistent segmented log on one or more disks (see
+ * {@link RawLogStore} for the layout, durability promise and index cost). Stateless and thread-safe.
+ */
+public final class RawLogEngine implements StorageEngine {
+
+    /** The name the engine is selected by. */
+    public static final String NAME = "raw-log";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "persistent segmented log on raw disks, FIFO/reinsertion eviction by segment (like Varnish MSE, "
+                + "Traffic Server, CacheLib BlockCache)";
+    }
+
+    @Override
+    public List<EngineSettings.Spec> settings() {
+        return RawLogConfig.SPECS;
+    }
+
+    @Override
+    public ObjectStore open(EngineSettings settings) throws IOException {
+        return RawLogStore.open(NAME, RawLogConfig.from(settings), SegmentChannels.FILES);
+    }
+}

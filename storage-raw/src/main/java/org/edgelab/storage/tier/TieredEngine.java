@@ -1,0 +1,78 @@
+package org.edgelab.storage.tier;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StorageEngine;
+import org.edgelab.storage.api.StorageEngines;
+import org.edgelab.storage.memory.MemoryEngine;
+
+/**
+ * The {@code tiered} engine plugin: the {@code memory} engine in front of any disk engine
+ * (see {@link TieredStore}). Settings prefixed {@code disk.} go to the disk engine and
+ * {@code memory.} to the memory engine. Stateless and thread-safe.
+ */
+public final class TieredEngine implements StorageEngine {
+
+    /** The name the engine is selected by. */
+    public static final String NAME = "tiered";
+
+    static final List<EngineSettings.Spec> OWN_SPECS = List.of(
+            new EngineSettings.Spec("disk-engine", "raw-log", "the engine behind the memory tier (raw-log, raw-files, lmdb)"),
+            new EngineSettings.Spec("memory-capacity", "256m", "bytes of memory for the memory tier"),
+            new EngineSettings.Spec("admit", "always", "memory admission: always, or second-hit (on an object's second access)"),
+            new EngineSettings.Spec("bypass-above", "off", "objects larger than this are never copied into memory (off = no limit)"),
+            new EngineSettings.Spec("bypass-sequential", "false", "readers detected as sequential read from disk and do not promote the object into memory"),
+            new EngineSettings.Spec("sequential-after", "1MiB", "contiguous bytes read in order after which a reader counts as sequential"),
+            new EngineSettings.Spec("read-ahead", "off", "for sequential readers of disk objects, fetch this many bytes ahead into memory in the background (off = none)"));
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "a memory tier (admission, size and sequential bypass, read-ahead) in front of a disk engine";
+    }
+
+    /** Returns this engine's settings plus {@code disk.X} and {@code memory.X} for every setting X of the other engines. */
+    @Override
+    public List<EngineSettings.Spec> settings() {
+        Map<String, EngineSettings.Spec> specs = new LinkedHashMap<>();
+        OWN_SPECS.forEach(s -> specs.put(s.name(), s));
+        for (StorageEngine engine : StorageEngines.registry().all()) {
+            if (engine.name().equals(NAME)) {
+                continue;
+            }
+            String prefix = engine.name().equals(MemoryEngine.NAME) ? TierSettings.MEMORY_PREFIX : TierSettings.DISK_PREFIX;
+            for (EngineSettings.Spec s : engine.settings()) {
+                if (prefix.equals(TierSettings.MEMORY_PREFIX) && s.name().equals("capacity")) {
+                    continue;
+                }
+                specs.putIfAbsent(prefix + s.name(), new EngineSettings.Spec(prefix + s.name(), s.defaultValue(),
+                        "passed to the " + (prefix.equals(TierSettings.DISK_PREFIX) ? "disk engine" : "memory engine")
+                                + " as '" + s.name() + "'"));
+            }
+        }
+        return new ArrayList<>(specs.values());
+    }
+
+    @Override
+    public ObjectStore open(EngineSettings settings) throws IOException {
+        settings.requireOnly(NAME, settings());
+        TierSettings tier = TierSettings.from(settings);
+        ObjectStore memory = StorageEngines.open(MemoryEngine.NAME, tier.memorySettings());
+        try {
+            ObjectStore disk = StorageEngines.open(tier.diskEngine(), tier.diskSettings());
+            return new TieredStore(tier, memory, disk);
+        } catch (IOException | RuntimeException e) {
+            memory.close();
+            throw e;
+        }
+    }
+}
