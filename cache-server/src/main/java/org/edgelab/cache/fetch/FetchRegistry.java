@@ -1,0 +1,99 @@
+package org.edgelab.cache.fetch;
+
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpRequest;
+import java.util.concurrent.ConcurrentHashMap;
+import org.edgelab.cache.admin.CacheStats;
+import org.edgelab.cache.http.Conditionals;
+import org.edgelab.cache.origin.OriginClient;
+import org.edgelab.cache.origin.OriginRequests;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.api.ObjectStore;
+
+/**
+ * The fetches in flight, by cache key: the first client to miss (or to find a stale object) starts
+ * one origin request, and clients asking for the same key meanwhile join it instead of sending
+ * their own. Thread-safe (a concurrent map; a fetch guards its own state).
+ */
+public final class FetchRegistry {
+
+    private final ConcurrentHashMap<CacheKey, Fetch> inFlight = new ConcurrentHashMap<>();
+    private final ObjectStore store;
+    private final OriginClient origin;
+    private final CacheStats stats;
+    private final String originAuthority;
+
+    /** Creates a registry that fills {@code store} from {@code origin}. */
+    public FetchRegistry(ObjectStore store, OriginClient origin, CacheStats stats, String originAuthority) {
+        this.store = store;
+        this.origin = origin;
+        this.stats = stats;
+        this.originAuthority = originAuthority;
+    }
+
+    ObjectStore store() {
+        return store;
+    }
+
+    CacheStats stats() {
+        return stats;
+    }
+
+    /**
+     * Joins the fetch in flight for {@code key}, or starts one on {@code loop} (which must be the
+     * caller's). {@code stale} is the metadata of the stale object stored under {@code key} to
+     * revalidate, or null. Returns whether the waiter joined another client's fetch.
+     */
+    public boolean joinOrStart(EventLoop loop, CacheKey key, CacheKey primaryKey, HttpRequest request,
+                               ObjectMetadata stale, FetchWaiter waiter) {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Fetch existing = inFlight.get(key);
+            if (existing != null) {
+                if (existing.join(waiter)) {
+                    return true;
+                }
+                inFlight.remove(key, existing);
+                continue;
+            }
+            Fetch fresh = new Fetch(this, key, primaryKey, request, stale, key, waiter, loop);
+            if (inFlight.putIfAbsent(key, fresh) == null) {
+                send(loop, fresh, request, stale);
+                return false;
+            }
+        }
+        startAlone(loop, primaryKey, request, stale, key, waiter);
+        return false;
+    }
+
+    /**
+     * Starts a fetch that no other client can join (a request with Authorization, or one whose
+     * variant differs from the fetch in flight); what it stores is still shared afterwards.
+     */
+    public void startAlone(EventLoop loop, CacheKey primaryKey, HttpRequest request, ObjectMetadata stale,
+                           CacheKey staleKey, FetchWaiter waiter) {
+        Fetch fetch = new Fetch(this, null, primaryKey, request, stale, staleKey, waiter, loop);
+        send(loop, fetch, request, stale);
+    }
+
+    private void send(EventLoop loop, Fetch fetch, HttpRequest request, ObjectMetadata stale) {
+        stats.originRequest();
+        if (stale != null) {
+            stats.revalidation();
+        }
+        origin.send(loop, OriginRequests.fill(request, originAuthority,
+                stale == null ? null : Conditionals.revalidationHeaders(stale)), null, fetch);
+    }
+
+    /** Forgets a fetch that is over (its object committed, aborted or not stored). */
+    void finished(Fetch fetch) {
+        if (fetch.registryKey() != null) {
+            inFlight.remove(fetch.registryKey(), fetch);
+        }
+    }
+
+    /** Returns the number of fetches in flight (for tests and stats). */
+    public int inFlight() {
+        return inFlight.size();
+    }
+}

@@ -1,0 +1,128 @@
+package org.edgelab.cache.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.edgelab.cache.admin.AdminHandler;
+import org.edgelab.cache.admin.CacheStats;
+import org.edgelab.cache.fetch.FetchRegistry;
+import org.edgelab.cache.origin.OriginClient;
+import org.edgelab.storage.api.ObjectStore;
+
+/**
+ * A running edge cache: an HTTP/1.1 listener in front of one origin, storing into an
+ * {@link ObjectStore}, and an optional admin listener on loopback ({@code /stats}, {@code /metrics},
+ * {@code /health}). Uses epoll when available, NIO otherwise. Thread-safe; {@link #close()} stops
+ * both listeners and the event loops but leaves the store open (the caller owns it).
+ */
+public final class CacheServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(CacheServer.class.getName());
+
+    private final EventLoopGroup group;
+    private final Channel listener;
+    private final Channel admin;
+    private final OriginClient origin;
+    private final CacheStats stats;
+
+    private CacheServer(EventLoopGroup group, Channel listener, Channel admin, OriginClient origin, CacheStats stats) {
+        this.group = group;
+        this.listener = listener;
+        this.admin = admin;
+        this.origin = origin;
+        this.stats = stats;
+    }
+
+    /** Binds the listeners and returns once they accept connections; fails if a port cannot be bound. */
+    public static CacheServer start(CacheServerConfig config, ObjectStore store) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(store, "store");
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> serverClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        Class<? extends Channel> clientClass = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(), io);
+        try {
+            CacheStats stats = new CacheStats();
+            OriginClient origin = new OriginClient(config.origin().getHost(), config.originPort(), clientClass,
+                    config.originConnectTimeout(), config.originResponseTimeout());
+            FetchRegistry fetches = new FetchRegistry(store, origin, stats, config.originAuthority());
+            ServerContext sc = new ServerContext(config, store, origin, fetches, stats);
+            Channel listener = new ServerBootstrap()
+                    .group(group)
+                    .channel(serverClass)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                    .childHandler(new CacheServerInitializer(sc))
+                    .bind(new InetSocketAddress(config.bindHost(), config.port()))
+                    .syncUninterruptibly().channel();
+            Channel admin = null;
+            if (config.adminPort() >= 0) {
+                AdminHandler adminHandler = new AdminHandler(stats, store);
+                admin = new ServerBootstrap()
+                        .group(group)
+                        .channel(serverClass)
+                        .childHandler(new ChannelInitializer<Channel>() {
+                            @Override
+                            protected void initChannel(Channel ch) {
+                                ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(8192), adminHandler);
+                            }
+                        })
+                        .bind(new InetSocketAddress("127.0.0.1", config.adminPort()))
+                        .syncUninterruptibly().channel();
+            }
+            LOG.log(System.Logger.Level.INFO, "edge cache listening on {0} ({1}), origin {2}",
+                    listener.localAddress(), epoll ? "epoll" : "nio", config.origin());
+            return new CacheServer(group, listener, admin, origin, stats);
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /** Returns the HTTP port the server listens on. */
+    public int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** Returns the admin port, or -1 when there is no admin listener. */
+    public int adminPort() {
+        return admin == null ? -1 : ((InetSocketAddress) admin.localAddress()).getPort();
+    }
+
+    /** Returns the live counters. */
+    public CacheStats stats() {
+        return stats;
+    }
+
+    /** Stops accepting, closes every connection and the event loops; waits up to a few seconds. */
+    @Override
+    public void close() {
+        listener.close().syncUninterruptibly();
+        if (admin != null) {
+            admin.close().syncUninterruptibly();
+        }
+        origin.close();
+        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,183 @@
+package org.edgelab.cache.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The body pump: exact bytes, part framing, following a growing object, and failure on abort. */
+class BodyStreamerTest {
+
+    private static byte[] data(int n) {
+        byte[] b = new byte[n];
+        new Random(n).nextBytes(b);
+        return b;
+    }
+
+    /** Drains the channel's outbound messages into bytes; returns whether the body ended with LastHttpContent. */
+    private static boolean drain(EmbeddedChannel ch, ByteArrayOutputStream out) {
+        boolean ended = false;
+        Object m;
+        while ((m = ch.readOutbound()) != null) {
+            try {
+                if (m instanceof LastHttpContent) {
+                    ended = true;
+                } else if (m instanceof ByteBuf b) {
+                    byte[] bytes = new byte[b.readableBytes()];
+                    b.getBytes(b.readerIndex(), bytes);
+                    out.writeBytes(bytes);
+                }
+            } finally {
+                ReferenceCountUtil.release(m);
+            }
+        }
+        return ended;
+    }
+
+    @Test
+    void streamsTheRequestedBytesThroughCopiesOrViews() {
+        for (boolean views : new boolean[] {false, true}) {
+            byte[] body = data(200_000);
+            ArrayStoredObject obj = new ArrayStoredObject(body, body.length, true, views);
+            EmbeddedChannel ch = new EmbeddedChannel();
+            AtomicReference<Boolean> done = new AtomicReference<>();
+            AtomicLong sent = new AtomicLong();
+            new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 1000, 150_000)), null, sent::addAndGet,
+                    done::set).pump();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertThat(drain(ch, out)).isTrue();
+            assertThat(out.toByteArray()).isEqualTo(java.util.Arrays.copyOfRange(body, 1000, 150_000));
+            assertThat(sent.get()).isEqualTo(149_000);
+            assertThat(done.get()).isTrue();
+            assertThat(ch.finishAndReleaseAll()).isFalse();
+        }
+    }
+
+    @Test
+    void framesPartsWithTheirPrefixesAndTheTrailer() {
+        byte[] body = data(5000);
+        ArrayStoredObject obj = new ArrayStoredObject(body, body.length, true, true);
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ByteBuf p1 = Unpooled.copiedBuffer("<1>", StandardCharsets.US_ASCII);
+        ByteBuf p2 = Unpooled.copiedBuffer("<2>", StandardCharsets.US_ASCII);
+        ByteBuf trailer = Unpooled.copiedBuffer("<end>", StandardCharsets.US_ASCII);
+        AtomicReference<Boolean> done = new AtomicReference<>();
+        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(p1, 0, 10), new BodyStreamer.Part(p2, 4990, 5000)),
+                trailer, n -> { }, done::set).pump();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(drain(ch, out)).isTrue();
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.writeBytes("<1>".getBytes(StandardCharsets.US_ASCII));
+        expected.write(body, 0, 10);
+        expected.writeBytes("<2>".getBytes(StandardCharsets.US_ASCII));
+        expected.write(body, 4990, 10);
+        expected.writeBytes("<end>".getBytes(StandardCharsets.US_ASCII));
+        assertThat(out.toByteArray()).isEqualTo(expected.toByteArray());
+        assertThat(done.get()).isTrue();
+        assertThat(p1.refCnt()).isZero();
+        assertThat(p2.refCnt()).isZero();
+        assertThat(trailer.refCnt()).isZero();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void followsAnObjectThatIsStillBeingWritten() {
+        byte[] body = data(30_000);
+        ArrayStoredObject obj = new ArrayStoredObject(body, 1000, false, true);
+        EmbeddedChannel ch = new EmbeddedChannel();
+        AtomicReference<Boolean> done = new AtomicReference<>();
+        BodyStreamer s = new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, n -> { },
+                done::set);
+        s.pump();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(drain(ch, out)).isFalse();
+        assertThat(out.size()).isEqualTo(1000);
+        obj.append(9000, false);
+        ch.runPendingTasks();
+        assertThat(drain(ch, out)).isFalse();
+        assertThat(out.size()).isEqualTo(10_000);
+        obj.append(20_000, true);
+        ch.runPendingTasks();
+        assertThat(drain(ch, out)).isTrue();
+        assertThat(out.toByteArray()).isEqualTo(body);
+        assertThat(done.get()).isTrue();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void anAbortedWriteClosesTheConnectionInsteadOfEndingTheBody() {
+        byte[] body = data(10_000);
+        ArrayStoredObject obj = new ArrayStoredObject(body, 4000, false, false);
+        EmbeddedChannel ch = new EmbeddedChannel();
+        AtomicReference<Boolean> done = new AtomicReference<>();
+        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 10_000)), null, n -> { }, done::set).pump();
+        obj.abort();
+        ch.runPendingTasks();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(drain(ch, out)).isFalse();
+        assertThat(out.size()).isEqualTo(4000);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(done.get()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void anObjectShorterThanAnnouncedIsTreatedAsTruncation() {
+        byte[] body = data(100);
+        ArrayStoredObject obj = new ArrayStoredObject(body, 100, true, false);
+        EmbeddedChannel ch = new EmbeddedChannel();
+        AtomicReference<Boolean> done = new AtomicReference<>();
+        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 200)), null, n -> { }, done::set).pump();
+        ch.runPendingTasks();
+        assertThat(drain(ch, new ByteArrayOutputStream())).isFalse();
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(done.get()).isFalse();
+        ch.finishAndReleaseAll();
+    }
+    @Test
+    void fileSlicesGoOutAsRegionsThatLeaveTheEnginesFileOpen(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        byte[] body = data(50_000);
+        java.nio.file.Path file = dir.resolve("object.bin");
+        java.nio.file.Files.write(file, body);
+        try (java.nio.channels.FileChannel fc = java.nio.channels.FileChannel.open(file)) {
+            ArrayStoredObject obj = new ArrayStoredObject(body, body.length, true, false);
+            obj.file = fc;
+            obj.maxSlice = 20_000;
+            EmbeddedChannel ch = new EmbeddedChannel();
+            AtomicReference<Boolean> done = new AtomicReference<>();
+            new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 100, 50_000)), null, n -> { }, done::set)
+                    .pump();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            Object m;
+            int regions = 0;
+            while ((m = ch.readOutbound()) != null) {
+                if (m instanceof io.netty.channel.FileRegion r) {
+                    regions++;
+                    java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+                    java.nio.channels.WritableByteChannel target = java.nio.channels.Channels.newChannel(sink);
+                    while (r.transferred() < r.count()) {
+                        r.transferTo(target, r.transferred());
+                    }
+                    out.writeBytes(sink.toByteArray());
+                }
+                ReferenceCountUtil.release(m);
+            }
+            assertThat(regions).isEqualTo(3);
+            assertThat(out.toByteArray()).isEqualTo(java.util.Arrays.copyOfRange(body, 100, 50_000));
+            assertThat(fc.isOpen()).as("the engine's file stays open after the regions are released").isTrue();
+            assertThat(done.get()).isTrue();
+            ch.finishAndReleaseAll();
+        }
+    }
+}

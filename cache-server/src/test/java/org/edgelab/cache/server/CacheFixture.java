@@ -1,0 +1,72 @@
+package org.edgelab.cache.server;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.edgelab.origin.OriginConfig;
+import org.edgelab.origin.OriginServer;
+import org.edgelab.origin.content.ContentVerifier;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StorageEngines;
+
+/** An origin, a memory store and a cache server in front of them, on loopback ephemeral ports; plus an HTTP client. */
+final class CacheFixture implements AutoCloseable {
+
+    final OriginServer origin;
+    final ObjectStore store;
+    final CacheServer cache;
+    final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    CacheFixture() throws IOException {
+        this(OriginConfig.builder().port(0).build(), "64m", b -> { });
+    }
+
+    CacheFixture(OriginConfig originConfig, String capacity, Consumer<CacheServerConfig.Builder> tweak)
+            throws IOException {
+        origin = OriginServer.start(originConfig);
+        store = StorageEngines.open("memory", EngineSettings.of("capacity", capacity));
+        CacheServerConfig.Builder b = CacheServerConfig.builder().origin(origin.baseUri()).adminPort(0).ioThreads(2);
+        tweak.accept(b);
+        cache = CacheServer.start(b.build(), store);
+    }
+
+    URI uri(String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + cache.port() + pathAndQuery);
+    }
+
+    HttpResponse<byte[]> get(String pathAndQuery, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(pathAndQuery)).timeout(Duration.ofSeconds(20));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return client.send(b.GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    HttpResponse<byte[]> send(HttpRequest.Builder b) throws IOException, InterruptedException {
+        return client.send(b.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    static String xcache(HttpResponse<?> r) {
+        return r.headers().firstValue("X-Cache").orElse("(none)");
+    }
+
+    /** True when {@code body} is exactly the synthetic bytes of {@code id} starting at {@code offset}. */
+    static boolean verified(String id, long offset, byte[] body) {
+        ContentVerifier v = new ContentVerifier(id, offset);
+        return v.update(ByteBuffer.wrap(body)) && v.ok();
+    }
+
+    @Override
+    public void close() throws IOException {
+        cache.close();
+        origin.close();
+        store.close();
+    }
+}
