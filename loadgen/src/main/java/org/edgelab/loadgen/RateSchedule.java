@@ -3,6 +3,8 @@ package org.edgelab.loadgen;
 import java.time.Duration;
 import java.util.Locale;
 
+import org.edgelab.units.Durations;
+
 /**
  * An open-loop arrival rate: constant, or ramping linearly from one rate to another over a period and
  * constant after it. Arrivals are evenly spaced: request k is due when the integral of the rate reaches k.
@@ -63,29 +65,9 @@ public final class RateSchedule implements Schedule {
         }
     }
 
-    /** Parses "500ms", "10s", "2m", "1h" or a bare number of seconds. */
+    /** Parses a duration with its unit ("500ms", "10s", "2m"); see {@link Durations}. */
     public static Duration parseDuration(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-            }
-            if (t.endsWith("us")) {
-                return Duration.ofNanos(1000 * Long.parseLong(t.substring(0, t.length() - 2)));
-            }
-            if (t.endsWith("s")) {
-                return Duration.ofMillis(Math.round(1000 * Double.parseDouble(t.substring(0, t.length() - 1))));
-            }
-            if (t.endsWith("m")) {
-                return Duration.ofSeconds(60 * Long.parseLong(t.substring(0, t.length() - 1)));
-            }
-            if (t.endsWith("h")) {
-                return Duration.ofHours(Long.parseLong(t.substring(0, t.length() - 1)));
-            }
-            return Duration.ofMillis(Math.round(1000 * Double.parseDouble(t)));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a duration; expected e.g. 500ms, 10s, 2m, 1h");
-        }
+        return Durations.parse(text);
     }
 
     /** The rate at the start, requests per second. */

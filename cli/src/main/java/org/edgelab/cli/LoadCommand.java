@@ -1,0 +1,244 @@
+package org.edgelab.cli;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.edgelab.cache.server.CacheServer;
+import org.edgelab.cache.server.CacheServerConfig;
+import org.edgelab.loadgen.LinkEmulation;
+import org.edgelab.loadgen.LoadConfig;
+import org.edgelab.loadgen.LoadResult;
+import org.edgelab.loadgen.LoadRunner;
+import org.edgelab.loadgen.RateSchedule;
+import org.edgelab.loadgen.measure.LatencyLog;
+import org.edgelab.loadgen.video.SearchPlan;
+import org.edgelab.loadgen.video.VideoConfig;
+import org.edgelab.loadgen.video.VideoResult;
+import org.edgelab.loadgen.video.VideoRunner;
+import org.edgelab.loadgen.workload.ObjectWorkload;
+import org.edgelab.loadgen.workload.TraceWorkload;
+import org.edgelab.origin.OriginConfig;
+import org.edgelab.origin.OriginServer;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StorageEngines;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code edgelab load}: drives HTTP load like wrk (same flags where they mean the same) and
+ * reports what a CDN client sees. Without a URL it starts an embedded origin and cache (memory
+ * engine) on loopback and loads the cache, so a first result needs nothing else running.
+ * Not reusable: one instance runs one invocation.
+ */
+@Command(name = "load",
+        mixinStandardHelpOptions = true,
+        description = {"Drive HTTP load and measure TTFB, TTLB, throughput, goodput, errors and hit ratio, verifying every byte of synthetic objects.",
+            "Without URL: an embedded origin + cache (memory engine) on loopback is started and loaded."})
+final class LoadCommand implements Callable<Integer> {
+
+    @Parameters(arity = "0..1", paramLabel = "URL", description = "Target, e.g. http://127.0.0.1:8080 (a path of /objects/{size}/{id} fetches that object).")
+    private URI url;
+
+    @Option(names = {"-c", "--connections"}, defaultValue = "100", description = "Connections to keep open (default: ${DEFAULT-VALUE}).")
+    private int connections;
+
+    @Option(names = {"-t", "--threads"}, defaultValue = "2", description = "Event-loop threads (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = {"-d", "--duration"}, defaultValue = "10s", converter = Converters.Time.class, description = "Duration of the measured run (default: ${DEFAULT-VALUE}).")
+    private Duration duration;
+
+    @Option(names = "--timeout", defaultValue = "2s", converter = Converters.Time.class, description = "A response not complete after this long is a timeout (default: ${DEFAULT-VALUE}).")
+    private Duration timeout;
+
+    @Option(names = "--latency", description = "Print the latency distribution.")
+    private boolean latency;
+
+    @Option(names = {"-R", "--rate"}, paramLabel = "RATE", description = "Open loop: requests per second, constant (2000) or ramping (100..2000, 100..2000/30s).")
+    private String rate;
+
+    @Option(names = "--requests", defaultValue = "0", description = "Stop after this many requests (0: no bound but the duration).")
+    private long requests;
+
+    @Option(names = "--sizes", paramLabel = "SPEC", description = "Synthetic object sizes: 100KB, 100KB:9,10MiB:1, uniform:1KB-10MB, lognormal:1MB:1.5[:50MB]. Default: the URL's object, or 100KB without URL.")
+    private String sizes;
+
+    @Option(names = "--objects", defaultValue = "1000", description = "Number of distinct objects when --sizes is given (default: ${DEFAULT-VALUE}).")
+    private long objects;
+
+    @Option(names = "--popularity", defaultValue = "uniform", description = "uniform or zipf:ALPHA (default: ${DEFAULT-VALUE}).")
+    private String popularity;
+
+    @Option(names = "--hit-ratio", paramLabel = "RATIO", description = "Target hit ratio, e.g. 0.92: a share 1-RATIO of requests goes to never-seen objects, after a warm-up fetch of the set.")
+    private Double hitRatio;
+
+    @Option(names = "--range", paramLabel = "SIZE", converter = Converters.Bytes.class, description = "Request ranges of this size at random offsets instead of whole objects.")
+    private Long range;
+
+    @Option(names = "--trace", paramLabel = "CSV", description = "Replay a trace: timestamp,key,size[,range] per line.")
+    private Path trace;
+
+    @Option(names = "--trace-timed", description = "Send trace requests at their timestamps (open loop) instead of back to back.")
+    private boolean traceTimed;
+
+    @Option(names = "--link", paramLabel = "BANDWIDTH", description = "Emulated link per connection, e.g. 1gbit or 10gbit (user space).")
+    private String link;
+
+    @Option(names = "--link-latency", defaultValue = "0ms", converter = Converters.Time.class, description = "Emulated one-way latency per connection, e.g. 40ms.")
+    private Duration linkLatency;
+
+    @Option(names = "--no-verify", description = "Do not verify synthetic bodies byte by byte.")
+    private boolean noVerify;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the request randomness (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write result.csv, result.json, ttfb.hlog and ttlb.hlog here.")
+    private Path out;
+
+    @Option(names = "--video-streams", paramLabel = "N", description = "Video playback: N streams fetching consecutive frames of synthetic objects.")
+    private Integer videoStreams;
+
+    @Option(names = "--video-search", paramLabel = "MAX", description = "Video playback: add streams (from --video-streams, default 1) until the health rule breaks, up to MAX.")
+    private Integer videoSearch;
+
+    @Option(names = "--bitrate", defaultValue = "70MB", converter = Converters.Bytes.class, description = "Video bitrate in bytes per second (default: ${DEFAULT-VALUE}).")
+    private long bitrate;
+
+    @Option(names = "--fps", defaultValue = "30", description = "Video frames per second (default: ${DEFAULT-VALUE}).")
+    private int fps;
+
+    @picocli.CommandLine.Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream stdout = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
+        try (Embedded embedded = url == null ? Embedded.start(stdout) : null) {
+            URI target = url == null ? embedded.cacheUri : url;
+            if (videoStreams != null || videoSearch != null) {
+                return runVideo(target, stdout);
+            }
+            LoadResult result = LoadRunner.run(config(target, embedded != null));
+            result.printSummary(stdout);
+            if (embedded != null) {
+                var s = embedded.cache.stats().snapshot(embedded.store);
+                stdout.printf(java.util.Locale.ROOT, "Cache server (whole run incl. warm-up): %d requests, %d hits (%.2f%%), %d misses, %d coalesced, %d origin requests, %s%n",
+                        s.requests(), s.hits(), s.requests() == 0 ? 0.0 : 100.0 * s.hits() / s.requests(), s.misses(),
+                        s.coalesced(), s.originRequests(), s.byResult());
+            }
+            if (out != null) {
+                Files.createDirectories(out);
+                result.writeCsv(out.resolve("result.csv"));
+                result.writeJson(out.resolve("result.json"));
+                result.writeHlog(out.resolve("ttfb.hlog"), LatencyLog.Kind.TTFB);
+                result.writeHlog(out.resolve("ttlb.hlog"), LatencyLog.Kind.TTLB);
+                stdout.println("wrote " + out.toAbsolutePath() + "/{result.csv,result.json,ttfb.hlog,ttlb.hlog}");
+            }
+            return 0;
+        }
+    }
+
+    private LoadConfig config(URI target, boolean embedded) throws java.io.IOException {
+        LoadConfig.Builder b = LoadConfig.builder()
+                .url(target)
+                .connections(connections)
+                .threads(threads)
+                .duration(duration)
+                .timeout(timeout)
+                .latency(latency)
+                .requests(requests)
+                .verify(!noVerify)
+                .seed(seed)
+                .link(linkEmulation());
+        if (rate != null) {
+            b.rate(RateSchedule.parse(rate, duration));
+        }
+        String prefix = target.getRawPath() == null ? "" : target.getRawPath();
+        if (trace != null) {
+            b.workload(TraceWorkload.load(trace, prefix, 1.0, traceTimed));
+        } else if (sizes != null || embedded || hitRatio != null || range != null) {
+            ObjectWorkload.Builder w = ObjectWorkload.builder()
+                    .pathPrefix(prefix)
+                    .sizes(sizes == null ? "100KB" : sizes)
+                    .objects(objects)
+                    .popularity(popularity)
+                    .namespace("s" + seed);
+            if (hitRatio != null) {
+                w.targetHitRatio(hitRatio);
+            }
+            if (range != null) {
+                w.rangeSize(range);
+            }
+            b.workload(w.build());
+        }
+        return b.build();
+    }
+
+    private LinkEmulation linkEmulation() {
+        if (link == null && linkLatency.isZero()) {
+            return LinkEmulation.NONE;
+        }
+        return new LinkEmulation(link == null ? 0 : LinkEmulation.parseBitsPerSecond(link), linkLatency);
+    }
+
+    private int runVideo(URI target, PrintStream stdout) throws InterruptedException, java.io.IOException {
+        VideoConfig config = VideoConfig.builder()
+                .url(target.toString())
+                .streams(videoStreams == null ? 1 : videoStreams)
+                .threads(threads)
+                .bitrateBytesPerSecond(bitrate)
+                .fps(fps)
+                .duration(duration)
+                .timeout(timeout)
+                .link(linkEmulation())
+                .verify(!noVerify)
+                .build();
+        VideoResult result = videoSearch == null
+                ? VideoRunner.run(config)
+                : VideoRunner.search(config, new SearchPlan(videoStreams == null ? 1 : videoStreams, 1, videoSearch,
+                        Duration.ofSeconds(2), duration));
+        result.printSummary(stdout);
+        if (out != null) {
+            Files.createDirectories(out);
+            result.writeJson(out.resolve("video.json"));
+        }
+        return 0;
+    }
+
+    /** An origin and a memory-engine cache in this JVM, for a load run with nothing else installed. */
+    private static final class Embedded implements AutoCloseable {
+        final OriginServer origin;
+        final ObjectStore store;
+        final CacheServer cache;
+        final URI cacheUri;
+
+        private Embedded(OriginServer origin, ObjectStore store, CacheServer cache) {
+            this.origin = origin;
+            this.store = store;
+            this.cache = cache;
+            this.cacheUri = URI.create("http://127.0.0.1:" + cache.port());
+        }
+
+        static Embedded start(PrintStream out) throws Exception {
+            OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
+            ObjectStore store = StorageEngines.open("memory", EngineSettings.of("capacity", "512m"));
+            CacheServer cache = CacheServer.start(CacheServerConfig.builder().port(0).origin(origin.baseUri()).build(), store);
+            out.println("embedded: origin " + origin.baseUri() + ", cache http://127.0.0.1:" + cache.port()
+                    + " (memory engine, 512 MiB), all in this JVM: client and servers share its cores");
+            return new Embedded(origin, store, cache);
+        }
+
+        @Override
+        public void close() throws Exception {
+            cache.close();
+            store.close();
+            origin.close();
+        }
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Smoke test of the launcher: starts `edgelab serve` with its embedded origin on a free loopback
+# port, fetches an object twice (MISS then HIT), checks the bytes are the same and stops the server.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+./edgelab --version
+./edgelab engines
+
+log="$(mktemp)"
+./edgelab serve --port 0 --admin-port 0 --memory 64m >"$log" 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$log" "$log".body*' EXIT
+
+for _ in $(seq 1 100); do
+  grep -q '^edgelab cache on' "$log" && break
+  kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "smoke: server exited" >&2; exit 1; }
+  sleep 0.2
+done
+cat "$log"
+base="$(sed -n 's/^edgelab cache on \(http:\/\/[^ ]*\).*/\1/p' "$log")"
+admin="$(sed -n 's/^admin on \(http:\/\/[^ ]*\)\/stats.*/\1/p' "$log")"
+[[ -n "$base" ]] || { echo "smoke: no listening address printed" >&2; exit 1; }
+
+first="$(curl -s -D - -o "$log.body1" "$base/objects/1MiB/smoke" | tr -d '\r' | sed -n 's/^[Xx]-[Cc]ache: //p')"
+second="$(curl -s -D - -o "$log.body2" "$base/objects/1MiB/smoke" | tr -d '\r' | sed -n 's/^[Xx]-[Cc]ache: //p')"
+echo "first: X-Cache $first, second: X-Cache $second"
+[[ "$first" == MISS && "$second" == HIT ]] || { echo "smoke: expected MISS then HIT" >&2; exit 1; }
+[[ "$(stat -c %s "$log.body1")" == 1048576 ]] || { echo "smoke: wrong body length" >&2; exit 1; }
+cmp "$log.body1" "$log.body2" || { echo "smoke: the hit differs from the miss" >&2; exit 1; }
+if [[ -n "$admin" ]]; then
+  curl -sf "$admin/stats"; echo
+fi
+echo "smoke: ok"
