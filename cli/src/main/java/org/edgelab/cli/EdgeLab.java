@@ -1,5 +1,7 @@
 package org.edgelab.cli;
 
+import org.edgelab.experiments.cli.ListCommand;
+import org.edgelab.experiments.cli.RunCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +13,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "A testbed for comparing CDN edge-cache storage designs.",
-        subcommands = {ServeCommand.class, OriginCommand.class, LoadCommand.class, EnginesCommand.class,
+        subcommands = {RunCommand.class, ListCommand.class, ServeCommand.class, OriginCommand.class, LoadCommand.class,
+                EnginesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class EdgeLab implements Runnable {
 

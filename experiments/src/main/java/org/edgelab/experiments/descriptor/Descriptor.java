@@ -1,0 +1,131 @@
+package org.edgelab.experiments.descriptor;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A validated experiment with every default applied: what {@code ExperimentRunner} runs. Built by
+ * {@link DescriptorLoader}. Immutable and thread-safe.
+ *
+ * @param name        experiment name
+ * @param description one line
+ * @param source      the main descriptor's file or resource name
+ * @param sourceText  the main descriptor's text, copied into results
+ * @param quick       whether the {@code quick} overlay was applied
+ * @param seed        seed of every random choice
+ * @param repetitions runs per cell (>= 1)
+ * @param target      where the systems under test run ({@code embedded})
+ * @param servers     the builds compared (those whose engine is present)
+ * @param notes       remarks for the user, e.g. optional builds skipped because their engine is absent
+ * @param load        the load profile
+ * @param hardware    the hardware assumptions
+ * @param matrix      the dimensions that cross, outermost first
+ */
+public record Descriptor(String name, String description, String source, String sourceText, boolean quick, long seed,
+                         int repetitions, String target, List<ServerBuild> servers, List<String> notes,
+                         LoadProfile load, Hardware hardware, List<String> matrix) {
+
+    /** The engine name of the no-cache baseline: clients fetch straight from the origin. */
+    public static final String NO_CACHE = "none";
+
+    /** Dimension names a matrix may cross. */
+    public static final List<String> DIMENSIONS = List.of("server", "object_size", "connections", "range_size", "link");
+
+    public Descriptor {
+        servers = List.copyOf(servers);
+        notes = List.copyOf(notes);
+        matrix = List.copyOf(matrix);
+    }
+
+    /**
+     * A server build.
+     *
+     * @param name     name in results
+     * @param engine   storage engine name, or {@link #NO_CACHE} for the baseline without a cache
+     * @param settings engine settings ({@code ${store}} is replaced by the build's directory at run time)
+     */
+    public record ServerBuild(String name, String engine, Map<String, String> settings) {
+        public ServerBuild {
+            settings = Map.copyOf(settings);
+        }
+    }
+
+    /**
+     * The load profile with defaults applied.
+     *
+     * @param connections    connection counts (fan out)
+     * @param threads        load generator event loops
+     * @param duration       measured run length per repetition
+     * @param timeout        per-request timeout
+     * @param rate           open-loop rate text, or null for closed loop
+     * @param warmUp         warm the cache before each repetition
+     * @param objectSizes    object sizes (fan out)
+     * @param workingSet     bytes of the warmed object set
+     * @param maxObjects     upper bound on the object count
+     * @param popularity     {@code uniform} or {@code zipf:ALPHA}
+     * @param targetHitRatio 0..1, or NaN for none
+     * @param rangeSizes     range sizes, 0 = full fetch (fan out)
+     * @param links          client links (fan out)
+     */
+    public record LoadProfile(List<Integer> connections, int threads, Duration duration, Duration timeout, String rate,
+                              boolean warmUp, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
+                              String popularity, double targetHitRatio, List<ByteSizeValue> rangeSizes,
+                              List<Link> links) {
+        public LoadProfile {
+            connections = List.copyOf(connections);
+            objectSizes = List.copyOf(objectSizes);
+            rangeSizes = List.copyOf(rangeSizes);
+            links = List.copyOf(links);
+        }
+    }
+
+    /**
+     * An emulated client link.
+     *
+     * @param name          label in cell ids and results
+     * @param bitsPerSecond bandwidth, 0 for unlimited
+     * @param oneWayLatency added one-way latency
+     */
+    public record Link(String name, long bitsPerSecond, Duration oneWayLatency) {
+        /** No emulation. */
+        public static final Link NONE = new Link("none", 0, Duration.ZERO);
+    }
+
+    /**
+     * Hardware assumptions.
+     *
+     * @param name        profile name
+     * @param description where the facts come from
+     * @param cores       CPU cores
+     * @param memoryBytes RAM, 0 when not stated
+     * @param disks       directories for disk engines (may be empty)
+     * @param link        the node's link
+     * @param power       the power model
+     */
+    public record Hardware(String name, String description, int cores, long memoryBytes, List<String> disks,
+                           Link link, PowerModel power) {
+        public Hardware {
+            disks = List.copyOf(disks);
+        }
+    }
+
+    /**
+     * A linear power model; every figure it gives is labelled {@code modelled}.
+     *
+     * @param idleW          watts at idle
+     * @param wPerBusyCore   watts per fully busy core
+     * @param wPerActiveDisk watts per disk in use
+     * @param nicW           watts of the network card
+     * @param source         where the coefficients come from
+     */
+    public record PowerModel(double idleW, double wPerBusyCore, double wPerActiveDisk, double nicW, String source) {
+        /** A model that gives no figure (every coefficient unknown). */
+        public static final PowerModel NONE = new PowerModel(Double.NaN, Double.NaN, Double.NaN, Double.NaN, "none");
+
+        /** Watts with {@code busyCores} cores fully busy on average and {@code activeDisks} disks in use. */
+        public double watts(double busyCores, int activeDisks) {
+            return idleW + wPerBusyCore * busyCores + wPerActiveDisk * activeDisks + nicW;
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** Matrix expansion: a descriptor's crossed dimensions become cells with stable ids. */
+package org.edgelab.experiments.matrix;

@@ -1,0 +1,173 @@
+package org.edgelab.experiments.runner;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.matrix.Cell;
+
+/**
+ * The run's {@code manifest.json}: what ran, where (JVM, OS, cores, git commit), with which descriptor
+ * and seed, when, and which cells are done; rewritten atomically (temp file and rename) after every
+ * cell so it always matches results.csv. Not thread-safe: owned by one runner.
+ */
+final class Manifest {
+
+    static final String CPU_NOTE = "embedded target: loadgen, origin and cache share one JVM; cpu_s_loadgen is the CPU"
+            + " time of loadgen's event-loop threads, cpu_s_server is the JVM's process CPU time minus that (so it"
+            + " includes the origin, GC and JIT), cpu_s_jvm_total is the whole process";
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final Path file;
+    private final Descriptor descriptor;
+    private final List<Cell> cells;
+    private final Map<String, Object> content = new LinkedHashMap<>();
+    private final Map<String, String> cellStatus = new LinkedHashMap<>();
+
+    Manifest(Path file, Descriptor descriptor, List<Cell> cells) {
+        this.file = file;
+        this.descriptor = descriptor;
+        this.cells = cells;
+    }
+
+    /** Returns the experiment named in an existing manifest. */
+    static String experimentOf(Path manifest) throws IOException {
+        JsonNode node = JSON.readTree(manifest.toFile()).get("experiment");
+        return node == null ? "" : node.asText();
+    }
+
+    static String powerNote(Descriptor d) {
+        Descriptor.PowerModel p = d.hardware().power();
+        if (Double.isNaN(p.idleW())) {
+            return "no power model in the hardware profile: power columns are empty";
+        }
+        return "modelled (no energy counters read): idle " + p.idleW() + " W + " + p.wPerBusyCore()
+                + " W per busy core (cpu_s_server / duration_s) + " + p.wPerActiveDisk() + " W per active disk + NIC "
+                + p.nicW() + " W; coefficients: " + p.source() + " (hardware profile '" + d.hardware().name() + "')";
+    }
+
+    /** Writes the manifest with status {@code partial}, the given cells marked done. */
+    void start(Set<String> finished, boolean resumed) throws IOException {
+        Map<String, Object> previous = null;
+        if (resumed && Files.exists(file)) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> read = JSON.readValue(file.toFile(), Map.class);
+            previous = read;
+        }
+        content.put("experiment", descriptor.name());
+        content.put("description", descriptor.description());
+        content.put("descriptor", "descriptor.yaml");
+        content.put("descriptor_source", descriptor.source());
+        content.put("quick", descriptor.quick());
+        content.put("seed", descriptor.seed());
+        content.put("repetitions", descriptor.repetitions());
+        content.put("target", descriptor.target());
+        content.put("git_commit", gitCommit());
+        Map<String, Object> jvm = new LinkedHashMap<>();
+        jvm.put("version", System.getProperty("java.version"));
+        jvm.put("vendor", System.getProperty("java.vendor"));
+        jvm.put("vm", System.getProperty("java.vm.name"));
+        jvm.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
+        content.put("jvm", jvm);
+        content.put("cores", Runtime.getRuntime().availableProcessors());
+        content.put("os", Map.of("name", System.getProperty("os.name"), "version", System.getProperty("os.version"),
+                "arch", System.getProperty("os.arch")));
+        content.put("hardware_profile", hardware(descriptor.hardware()));
+        content.put("started", previous != null && previous.get("started") != null ? previous.get("started") : Instant.now().toString());
+        if (previous != null) {
+            List<Object> resumes = new ArrayList<>();
+            if (previous.get("resumed") instanceof List<?> list) {
+                resumes.addAll(list);
+            }
+            resumes.add(Instant.now().toString());
+            content.put("resumed", resumes);
+        }
+        content.put("ended", null);
+        content.put("status", "partial");
+        content.put("notes", descriptor.notes());
+        Map<String, Object> methods = new LinkedHashMap<>();
+        methods.put("hit_ratio", ExperimentRunner.HIT_RATIO_METHOD);
+        methods.put("cpu", CPU_NOTE);
+        methods.put("power", powerNote(descriptor));
+        methods.put("latency", "ttfb/ttlb percentiles from loadgen HdrHistograms, nanoseconds from each request's intended start, written in ms");
+        methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
+        content.put("methods", methods);
+        for (Cell cell : cells) {
+            cellStatus.put(cell.id(), finished.contains(cell.id()) ? "done" : "pending");
+        }
+        write();
+    }
+
+    /** Marks a cell done and rewrites the manifest. */
+    void cellDone(String cellId) throws IOException {
+        cellStatus.put(cellId, "done");
+        write();
+    }
+
+    /** Records the end time and final status ({@code complete} or {@code partial}). */
+    void finish(String status) throws IOException {
+        content.put("ended", Instant.now().toString());
+        content.put("status", status);
+        write();
+    }
+
+    private void write() throws IOException {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Cell cell : cells) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("index", cell.index());
+            c.put("id", cell.id());
+            c.put("dimensions", cell.dimensions());
+            c.put("status", cellStatus.get(cell.id()));
+            list.add(c);
+        }
+        content.put("cells", list);
+        Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+        JSON.writeValue(temp.toFile(), content);
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static Map<String, Object> hardware(Descriptor.Hardware h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", h.name());
+        m.put("description", h.description());
+        m.put("cores", h.cores());
+        m.put("memory_bytes", h.memoryBytes());
+        m.put("disks", h.disks());
+        m.put("link", h.link().name());
+        Descriptor.PowerModel p = h.power();
+        if (!Double.isNaN(p.idleW())) {
+            m.put("power", Map.of("idle_w", p.idleW(), "w_per_busy_core", p.wPerBusyCore(),
+                    "w_per_active_disk", p.wPerActiveDisk(), "nic_w", p.nicW(), "source", p.source()));
+        }
+        return m;
+    }
+
+    private static String gitCommit() {
+        try {
+            Process git = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+            String out = new String(git.getInputStream().readAllBytes()).strip();
+            if (git.waitFor(5, TimeUnit.SECONDS) && git.exitValue() == 0 && out.matches("[0-9a-f]{40}")) {
+                return out;
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+}

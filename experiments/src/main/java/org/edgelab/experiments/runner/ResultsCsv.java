@@ -1,0 +1,130 @@
+package org.edgelab.experiments.runner;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tidy {@code results.csv}: one header, one row per cell and repetition, RFC 4180 quoting. Rows
+ * of a cell are appended together once the cell has finished, so the file never holds half a cell.
+ * Stateless and thread-safe (callers serialise writes to one file).
+ */
+public final class ResultsCsv {
+
+    /** The columns, in order. Units are in the column names ({@code _s}, {@code _ms}, {@code _bps} = bits/s). */
+    public static final List<String> COLUMNS = List.of(
+            "experiment", "cell", "repetition",
+            "server", "engine", "object_size_bytes", "connections", "range_size_bytes", "link", "link_bps", "link_latency_ms",
+            "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
+            "ttfb_p50_ms", "ttfb_p90_ms", "ttfb_p99_ms", "ttfb_p999_ms",
+            "ttlb_p50_ms", "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms",
+            "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
+            "errors_closed", "errors_integrity",
+            "target_hit_ratio", "hit_ratio_requests", "hit_ratio_bytes", "server_hits", "server_misses",
+            "server_requests", "server_bytes_to_clients", "server_bytes_from_origin",
+            "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_method", "cpu_s_per_gb",
+            "power_w", "power_source", "req_per_s_per_watt", "gbps_per_watt",
+            "hlog", "hlog_ttfb");
+
+    private ResultsCsv() {
+    }
+
+    /** Appends {@code rows} to {@code file}, writing the header first if the file is new or empty. */
+    public static void append(Path file, List<ResultRow> rows) throws IOException {
+        boolean header = !Files.exists(file) || Files.size(file) == 0;
+        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND)) {
+            if (header) {
+                out.write(line(COLUMNS));
+            }
+            for (ResultRow row : rows) {
+                List<String> values = new ArrayList<>(COLUMNS.size());
+                for (String column : COLUMNS) {
+                    values.add(row.get(column));
+                }
+                out.write(line(values));
+            }
+        }
+    }
+
+    /** Reads every row of {@code file} (empty when the file does not exist). */
+    public static List<ResultRow> read(Path file) throws IOException {
+        List<ResultRow> rows = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return rows;
+        }
+        List<List<String>> records = parse(Files.readString(file, StandardCharsets.UTF_8));
+        if (records.isEmpty()) {
+            return rows;
+        }
+        List<String> header = records.get(0);
+        for (List<String> record : records.subList(1, records.size())) {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (int i = 0; i < header.size() && i < record.size(); i++) {
+                values.put(header.get(i), record.get(i));
+            }
+            rows.add(new ResultRow(values));
+        }
+        return rows;
+    }
+
+    private static String line(List<String> values) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            String v = values.get(i) == null ? "" : values.get(i);
+            if (v.indexOf(',') >= 0 || v.indexOf('"') >= 0 || v.indexOf('\n') >= 0 || v.indexOf('\r') >= 0) {
+                b.append('"').append(v.replace("\"", "\"\"")).append('"');
+            } else {
+                b.append(v);
+            }
+        }
+        return b.append('\n').toString();
+    }
+
+    private static List<List<String>> parse(String text) {
+        List<List<String>> records = new ArrayList<>();
+        List<String> record = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                    field.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    field.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                record.add(field.toString());
+                field.setLength(0);
+            } else if (c == '\n') {
+                record.add(field.toString());
+                field.setLength(0);
+                records.add(record);
+                record = new ArrayList<>();
+            } else if (c != '\r') {
+                field.append(c);
+            }
+        }
+        if (field.length() > 0 || !record.isEmpty()) {
+            record.add(field.toString());
+            records.add(record);
+        }
+        return records;
+    }
+}

@@ -1,0 +1,167 @@
+package org.edgelab.experiments.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End to end on the embedded target: real origin, cache server, stores and load generator on loopback. */
+class ExperimentRunnerTest {
+
+    @TempDir
+    Path dir;
+
+    private Descriptor descriptor(String sizes) throws IOException {
+        Path file = dir.resolve("tiny.yaml");
+        Files.writeString(file, """
+                name: tiny
+                description: a few seconds on the embedded target
+                includes: [hardware/local]
+                repetitions: 2
+                servers:
+                  - engine: memory
+                    settings: {capacity: 32MB}
+                  - name: disk
+                    engine: raw-files
+                    settings: {dir: "${store}", capacity: 32MB}
+                load:
+                  connections: 4
+                  threads: 1
+                  duration: 1s
+                  timeout: 5s
+                  workload:
+                    object_sizes: [%s]
+                    working_set: 1MB
+                    target_hit_ratio: 0.8
+                matrix: [server, object_size]
+                """.formatted(sizes));
+        return DescriptorLoader.load(file.toString(), false);
+    }
+
+    @Test
+    void runsEveryCellAndWritesTidyResults() throws IOException {
+        Descriptor d = descriptor("16KB");
+        RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+
+        assertThat(result.complete()).isTrue();
+        assertThat(result.directory().getParent()).isEqualTo(dir.resolve("results").resolve("tiny"));
+        assertThat(result.directory().getFileName().toString()).matches("\\d{8}-\\d{6}");
+        List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));
+        assertThat(rows).hasSize(4);
+        assertThat(rows).extracting(r -> r.get("cell")).containsExactly(
+                "server=memory,object_size=16KB", "server=memory,object_size=16KB",
+                "server=disk,object_size=16KB", "server=disk,object_size=16KB");
+        assertThat(rows).extracting(r -> r.get("repetition")).containsExactly("1", "2", "1", "2");
+        assertThat(Files.readAllLines(result.directory().resolve("results.csv")).get(0).split(","))
+                .containsExactlyElementsOf(ResultsCsv.COLUMNS);
+        for (ResultRow row : rows) {
+            assertThat(row.get("experiment")).isEqualTo("tiny");
+            assertThat(row.get("object_size_bytes")).isEqualTo("16000");
+            assertThat(row.number("requests")).isGreaterThan(20);
+            assertThat(row.number("req_per_s")).isPositive();
+            assertThat(row.number("bytes")).isGreaterThanOrEqualTo(row.number("requests") * 16000);
+            assertThat(row.number("ttlb_p50_ms")).isGreaterThanOrEqualTo(row.number("ttfb_p50_ms"));
+            assertThat(row.number("ttlb_p999_ms")).isGreaterThanOrEqualTo(row.number("ttlb_p50_ms"));
+            assertThat(row.number("errors_integrity") + row.number("errors_truncated") + row.number("errors_status_5xx")).isZero();
+            assertThat(row.number("hit_ratio_requests")).isBetween(0.65, 0.95);
+            assertThat(row.number("server_hits") + row.number("server_misses")).isGreaterThanOrEqualTo(row.number("requests"));
+            assertThat(row.number("server_hits") / row.number("server_requests")).isCloseTo(row.number("hit_ratio_requests"),
+                    org.assertj.core.data.Offset.offset(0.1));
+            assertThat(row.get("power_source")).isEqualTo("modelled");
+            assertThat(row.number("power_w")).isGreaterThanOrEqualTo(45);
+            assertThat(row.number("req_per_s_per_watt")).isPositive();
+            assertThat(row.get("cpu_method")).isEqualTo("embedded-shared-jvm");
+            assertThat(row.number("cpu_s_jvm_total")).isGreaterThanOrEqualTo(row.number("cpu_s_loadgen"));
+            assertThat(result.directory().resolve(row.get("hlog"))).isNotEmptyFile();
+            assertThat(result.directory().resolve(row.get("hlog_ttfb"))).isNotEmptyFile();
+        }
+        assertThat(rows.get(0).number("power_w")).isLessThan(rows.get(2).number("power_w") + 10 * 2);
+
+        JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
+        assertThat(manifest.get("experiment").asText()).isEqualTo("tiny");
+        assertThat(manifest.get("status").asText()).isEqualTo("complete");
+        assertThat(manifest.get("seed").asLong()).isEqualTo(42);
+        assertThat(manifest.get("jvm").get("version").asText()).isEqualTo(System.getProperty("java.version"));
+        assertThat(manifest.get("cores").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(manifest.get("ended").isNull()).isFalse();
+        assertThat(manifest.get("cells")).hasSize(2).allSatisfy(c -> assertThat(c.get("status").asText()).isEqualTo("done"));
+        assertThat(manifest.has("git_commit")).isTrue();
+        assertThat(result.directory().resolve("descriptor.yaml")).hasContent(d.sourceText());
+        assertThat(result.directory().resolve("stores")).doesNotExist();
+    }
+
+    @Test
+    void resumeRunsOnlyTheCellsNotYetInResults() throws IOException {
+        RunOptions options = RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null);
+        Descriptor first = descriptor("8KB");
+        RunResult earlier = ExperimentRunner.run(first, options);
+        assertThat(earlier.rows()).hasSize(4);
+        List<String> before = Files.readAllLines(earlier.directory().resolve("results.csv"));
+
+        Descriptor grown = descriptor("8KB, 24KB");
+        RunResult resumed = ExperimentRunner.run(grown, options.withResume(earlier.directory()));
+
+        assertThat(resumed.directory()).isEqualTo(earlier.directory());
+        assertThat(resumed.cellsResumed()).isEqualTo(2);
+        assertThat(resumed.cellsRun()).isEqualTo(2);
+        assertThat(resumed.complete()).isTrue();
+        List<String> after = Files.readAllLines(earlier.directory().resolve("results.csv"));
+        assertThat(after.subList(0, before.size())).isEqualTo(before);
+        assertThat(resumed.rows()).extracting(r -> r.get("cell")).containsExactly(
+                "server=memory,object_size=8KB", "server=memory,object_size=8KB",
+                "server=disk,object_size=8KB", "server=disk,object_size=8KB",
+                "server=memory,object_size=24KB", "server=memory,object_size=24KB",
+                "server=disk,object_size=24KB", "server=disk,object_size=24KB");
+        JsonNode manifest = new ObjectMapper().readTree(earlier.directory().resolve("manifest.json").toFile());
+        assertThat(manifest.get("resumed")).hasSize(1);
+        assertThat(manifest.get("cells")).hasSize(4);
+    }
+
+    @Test
+    void resumeRefusesAnotherExperimentsFolder() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("other"));
+        Files.writeString(folder.resolve("manifest.json"), "{\"experiment\":\"something-else\"}");
+        assertThatThrownBy(() -> ExperimentRunner.run(descriptor("8KB"), RunOptions.defaults().withResume(folder).withProgress(null)))
+                .hasMessageContaining("holds a run of 'something-else'");
+        assertThatThrownBy(() -> ExperimentRunner.run(descriptor("8KB"), RunOptions.defaults().withResume(dir).withProgress(null)))
+                .hasMessageContaining("no manifest.json");
+    }
+
+    @Test
+    void withoutATargetEveryRequestHitsTheWarmedSetAndTheNoCacheBaselineGoesToTheOrigin() throws IOException {
+        Path file = dir.resolve("set.yaml");
+        Files.writeString(file, """
+                name: set
+                servers:
+                  - {name: direct, engine: none}
+                  - {engine: memory, settings: {capacity: 16MB}}
+                load:
+                  connections: 3
+                  duration: 1s
+                  workload: {object_sizes: 256KB, working_set: 2MB, range_sizes: 64KB}
+                """);
+        RunResult result = ExperimentRunner.run(DescriptorLoader.load(file.toString(), false),
+                RunOptions.defaults().withOutputRoot(dir).withProgress(null));
+        assertThat(result.rows()).hasSize(2);
+        ResultRow direct = result.rows().get(0);
+        assertThat(direct.get("engine")).isEqualTo("none");
+        assertThat(direct.get("server_hits")).isEmpty();
+        assertThat(direct.get("hit_ratio_requests")).isEmpty();
+        assertThat(direct.number("server_requests")).isGreaterThanOrEqualTo(direct.number("requests"));
+        assertThat(direct.number("errors_integrity")).isZero();
+        ResultRow memory = result.rows().get(1);
+        assertThat(memory.get("range_size_bytes")).isEqualTo("64000");
+        assertThat(memory.number("hit_ratio_requests")).isEqualTo(1.0);
+        assertThat(memory.number("server_misses")).isZero();
+        assertThat(memory.number("bytes")).isLessThan(memory.number("requests") * 256_000);
+    }
+}

@@ -1,0 +1,42 @@
+package org.edgelab.experiments.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultsCsvTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void quotesCellIdsWithCommasAndReadsThemBack() throws IOException {
+        Path file = dir.resolve("results.csv");
+        ResultsCsv.append(file, List.of(new ResultRow(Map.of("cell", "server=memory,object_size=1MB", "requests", "12",
+                "link", "say \"hi\""))));
+        ResultsCsv.append(file, List.of(new ResultRow(Map.of("cell", "server=lmdb,object_size=1MB", "requests", "7"))));
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(0)).startsWith("experiment,cell,repetition,server,engine,object_size_bytes,connections");
+        assertThat(lines.get(1)).contains("\"server=memory,object_size=1MB\"").contains("\"say \"\"hi\"\"\"");
+        List<ResultRow> rows = ResultsCsv.read(file);
+        assertThat(rows).extracting(r -> r.get("cell")).containsExactly("server=memory,object_size=1MB", "server=lmdb,object_size=1MB");
+        assertThat(rows.get(0).get("link")).isEqualTo("say \"hi\"");
+        assertThat(rows.get(1).number("requests")).isEqualTo(7);
+        assertThat(rows.get(1).number("bytes")).isNaN();
+    }
+
+    @Test
+    void numbersAreWrittenPlainWithSixSignificantDigits() {
+        assertThat(ExperimentRunner.num(1234567.891)).isEqualTo("1234570");
+        assertThat(ExperimentRunner.num(0.000123456789)).isEqualTo("0.000123457");
+        assertThat(ExperimentRunner.num(2.5)).isEqualTo("2.5");
+        assertThat(ExperimentRunner.num(Double.NaN)).isEmpty();
+    }
+}
