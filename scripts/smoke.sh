@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the launcher: starts `edgelab serve` with its embedded origin on a free loopback
-# port, fetches an object twice (MISS then HIT), checks the bytes are the same and stops the server.
+# port, fetches an object twice (MISS then HIT), checks the bytes are the same, stops the server,
+# then runs the README's main command (a quick experiment) and checks it wrote its results.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -32,4 +33,14 @@ cmp "$log.body1" "$log.body2" || { echo "smoke: the hit differs from the miss" >
 if [[ -n "$admin" ]]; then
   curl -sf "$admin/stats"; echo
 fi
+echo "smoke: serve ok"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+
+# The README's main command: a quick experiment on the embedded default.
+out="$(mktemp -d)"
+./edgelab run varnish-edge --quick --out "$out"
+run_dir="$(ls -d "$out"/varnish-edge/*/ | head -1)"
+test -s "$run_dir/results.csv" && test -s "$run_dir/manifest.json" || { echo "smoke: the quick run wrote no results" >&2; exit 1; }
+echo "smoke: quick experiment wrote $(($(wc -l < "$run_dir/results.csv") - 1)) result rows to $run_dir"
+rm -rf "$out"
 echo "smoke: ok"

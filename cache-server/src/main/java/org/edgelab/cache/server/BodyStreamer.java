@@ -34,6 +34,13 @@ final class BodyStreamer {
 
     static final int MAX_ZERO_COPY_CHUNK = 1 << 20;
     static final int COPY_CHUNK = 64 << 10;
+    /**
+     * Bytes one response may write in one event-loop turn before it yields to the other
+     * connections of its loop (like nginx's sendfile_max_chunk): on loopback a fast reader keeps
+     * the channel writable, and without a cap one large response would run to its end while the
+     * loop's other responses wait.
+     */
+    static final long TURN_BUDGET = 2L << 20;
 
     private final Channel channel;
     private final StoredObject object;
@@ -48,6 +55,7 @@ final class BodyStreamer {
     private boolean finished;
     private boolean pumping;
     private boolean repump;
+    private long turnBytes;
 
     BodyStreamer(Channel channel, StoredObject object, List<Part> parts, ByteBuf trailer, LongConsumer bytesSent,
                  Completion completion) {
@@ -73,6 +81,7 @@ final class BodyStreamer {
             return;
         }
         pumping = true;
+        turnBytes = 0;
         try {
             do {
                 repump = false;
@@ -106,7 +115,13 @@ final class BodyStreamer {
                     continue;
                 }
                 if (position < available) {
-                    position += writeChunk(position, Math.min(end, available) - position);
+                    long written = writeChunk(position, Math.min(end, available) - position);
+                    position += written;
+                    turnBytes += written;
+                    if (turnBytes >= TURN_BUDGET) {
+                        yieldTurn();
+                        return;
+                    }
                     continue;
                 }
                 if (complete) {
@@ -132,6 +147,15 @@ final class BodyStreamer {
         } catch (IOException | RuntimeException e) {
             fail(e);
         }
+    }
+
+    private void yieldTurn() {
+        waiting = true;
+        channel.flush();
+        channel.eventLoop().execute(() -> {
+            waiting = false;
+            pump();
+        });
     }
 
     private void nextPart() {
