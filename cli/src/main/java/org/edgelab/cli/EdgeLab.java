@@ -1,5 +1,6 @@
 package org.edgelab.cli;
 
+import org.edgelab.analysis.cli.ReportCommand;
 import org.edgelab.experiments.cli.ListCommand;
 import org.edgelab.experiments.cli.RunCommand;
 import picocli.CommandLine;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "A testbed for comparing CDN edge-cache storage designs.",
-        subcommands = {RunCommand.class, ListCommand.class, ServeCommand.class, OriginCommand.class, LoadCommand.class,
+        subcommands = {RunCommand.class, ListCommand.class, ReportCommand.class, ServeCommand.class, OriginCommand.class, LoadCommand.class,
                 EnginesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class EdgeLab implements Runnable {

@@ -1,0 +1,202 @@
+package org.edgelab.analysis;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import org.HdrHistogram.Histogram;
+
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.Row;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
+import tech.tablesaw.table.TableSlice;
+
+/**
+ * Summarises a results table ({@link ResultSet#load}) by any dimensions: one row per group with means and spreads
+ * over repetitions, and latency percentiles from the group's merged {@code .hlog} histograms (never averaged
+ * percentiles; when a log is missing the percentiles are left missing and {@link #LATENCY_SOURCE} says why).
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class Summary {
+    /** Text column saying where the latency percentiles came from, or why they are missing. */
+    public static final String LATENCY_SOURCE = "latency_source";
+    /** Percentiles reported for TTFB and TTLB, with their column suffixes. */
+    private static final Map<String, Double> PERCENTILES = percentiles();
+
+    private Summary() {
+    }
+
+    /**
+     * Groups {@code results} by {@code dimensions} (none: one group of everything) and summarises each group.
+     *
+     * <p>Columns: the dimensions; {@code repetitions}; {@code hit_ratio_requests}, {@code hit_ratio_bytes} (means);
+     * {@code req_per_s}, {@code throughput_gbps}, {@code goodput_gbps} as mean with {@code _min} and {@code _max} over
+     * repetitions; {@code errors_total} (sum of every {@code errors_*} column); {@code cpu_s_per_gb}, {@code power_w},
+     * {@code req_per_s_per_watt}, {@code gbps_per_watt} (means); {@code power_source}; {@code ttfb_mean_ms},
+     * {@code ttfb_p50_ms}, {@code ttfb_p90_ms}, {@code ttfb_p99_ms}, {@code ttfb_p999_ms} and the same for ttlb, from
+     * merged histograms; {@code latency_samples} (TTLB count); {@link #LATENCY_SOURCE}.
+     *
+     * @throws IllegalArgumentException when a dimension is not a text column of {@code results}
+     */
+    public static Table by(Table results, String... dimensions) {
+        for (String dimension : dimensions) {
+            if (!results.containsColumn(dimension)) {
+                throw new IllegalArgumentException("cannot summarise by '" + dimension + "': no such column; dimensions are "
+                        + ResultColumns.dimensions(results));
+            }
+            if (!(results.column(dimension) instanceof StringColumn)) {
+                throw new IllegalArgumentException("cannot summarise by '" + dimension + "': it is a measurement, not a dimension; dimensions are "
+                        + ResultColumns.dimensions(results));
+            }
+        }
+        Table out = Table.create("summary by " + String.join(", ", dimensions));
+        for (String dimension : dimensions) {
+            out.addColumns(StringColumn.create(dimension));
+        }
+        IntColumn repetitions = IntColumn.create("repetitions");
+        out.addColumns(repetitions);
+        List<String> numeric = numericColumns();
+        for (String name : numeric) {
+            out.addColumns(DoubleColumn.create(name));
+        }
+        StringColumn powerSource = StringColumn.create("power_source");
+        DoubleColumn samples = DoubleColumn.create("latency_samples");
+        StringColumn latencySource = StringColumn.create(LATENCY_SOURCE);
+        out.addColumns(powerSource, samples, latencySource);
+
+        List<Table> groups = new ArrayList<>();
+        if (dimensions.length == 0) {
+            groups.add(results);
+        } else {
+            for (TableSlice slice : results.splitOn(dimensions)) {
+                groups.add(slice.asTable());
+            }
+        }
+        List<String> errorColumns = ResultColumns.errorColumns(results);
+        for (Table group : groups) {
+            Row row = out.appendRow();
+            for (String dimension : dimensions) {
+                row.setString(dimension, group.stringColumn(dimension).getString(0));
+            }
+            row.setInt("repetitions", group.rowCount());
+            Map<String, Double> values = new LinkedHashMap<>();
+            values.put("hit_ratio_requests", mean(group, "hit_ratio_requests", 1));
+            values.put("hit_ratio_bytes", mean(group, "hit_ratio_bytes", 1));
+            spread(values, group, "req_per_s", "req_per_s", 1);
+            spread(values, group, "throughput_bps", "throughput_gbps", 1e-9);
+            spread(values, group, "goodput_bps", "goodput_gbps", 1e-9);
+            double errors = 0;
+            for (String column : errorColumns) {
+                errors += group.doubleColumn(column).removeMissing().sum();
+            }
+            values.put("errors_total", errors);
+            values.put("cpu_s_per_gb", mean(group, "cpu_s_per_gb", 1));
+            values.put("power_w", mean(group, "power_w", 1));
+            values.put("req_per_s_per_watt", mean(group, "req_per_s_per_watt", 1));
+            values.put("gbps_per_watt", mean(group, "gbps_per_watt", 1));
+            List<String> notes = new ArrayList<>();
+            Histogram ttfb = merged(group, ResultColumns.HLOG_TTFB, "ttfb", notes);
+            Histogram ttlb = merged(group, ResultColumns.HLOG_TTLB, "ttlb", notes);
+            latencies(values, "ttfb", ttfb);
+            latencies(values, "ttlb", ttlb);
+            for (String name : numeric) {
+                double value = values.getOrDefault(name, Double.NaN);
+                if (Double.isNaN(value)) {
+                    row.setMissing(name);
+                } else {
+                    row.setDouble(name, value);
+                }
+            }
+            if (ttlb == null) {
+                row.setMissing("latency_samples");
+            } else {
+                row.setDouble("latency_samples", ttlb.getTotalCount());
+            }
+            row.setString("power_source", String.join("+", new TreeSet<>(group.stringColumn("power_source").removeMissing().asList())));
+            row.setString(LATENCY_SOURCE, String.join("; ", notes));
+        }
+        return out;
+    }
+
+    private static List<String> numericColumns() {
+        List<String> names = new ArrayList<>(List.of("hit_ratio_requests", "hit_ratio_bytes"));
+        for (String metric : List.of("req_per_s", "throughput_gbps", "goodput_gbps")) {
+            names.addAll(List.of(metric, metric + "_min", metric + "_max"));
+        }
+        names.addAll(List.of("errors_total", "cpu_s_per_gb", "power_w", "req_per_s_per_watt", "gbps_per_watt"));
+        for (String kind : List.of("ttfb", "ttlb")) {
+            names.add(kind + "_mean_ms");
+            PERCENTILES.keySet().forEach(suffix -> names.add(kind + "_" + suffix + "_ms"));
+        }
+        return names;
+    }
+
+    private static Map<String, Double> percentiles() {
+        Map<String, Double> p = new LinkedHashMap<>();
+        p.put("p50", 50.0);
+        p.put("p90", 90.0);
+        p.put("p99", 99.0);
+        p.put("p999", 99.9);
+        return p;
+    }
+
+    private static double mean(Table group, String column, double scale) {
+        DoubleColumn present = group.doubleColumn(column).removeMissing();
+        return present.isEmpty() ? Double.NaN : present.mean() * scale;
+    }
+
+    private static void spread(Map<String, Double> values, Table group, String column, String name, double scale) {
+        DoubleColumn present = group.doubleColumn(column).removeMissing();
+        if (present.isEmpty()) {
+            return;
+        }
+        values.put(name, present.mean() * scale);
+        values.put(name + "_min", present.min() * scale);
+        values.put(name + "_max", present.max() * scale);
+    }
+
+    /** The group's histograms merged, or null (with a note saying why) when any repetition's log is absent. */
+    private static Histogram merged(Table group, String column, String kind, List<String> notes) {
+        StringColumn paths = group.stringColumn(column);
+        Column<String> dirs = group.stringColumn(ResultColumns.SOURCE_DIR);
+        List<Path> files = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < group.rowCount(); i++) {
+            String relative = paths.isMissing(i) ? "" : paths.getString(i).trim();
+            if (relative.isEmpty()) {
+                missing.add("(no " + column + " value)");
+                continue;
+            }
+            Path file = Path.of(dirs.get(i)).resolve(relative);
+            if (Files.isRegularFile(file)) {
+                files.add(file);
+            } else {
+                missing.add(file.toString());
+            }
+        }
+        if (!missing.isEmpty()) {
+            notes.add(kind + ": hlog missing for " + missing.size() + " of " + group.rowCount()
+                    + " repetitions, e.g. " + missing.get(0) + "; no percentiles");
+            return null;
+        }
+        notes.add(kind + ": merged hlog of " + files.size() + " repetitions");
+        return LatencyHistograms.merge(files);
+    }
+
+    private static void latencies(Map<String, Double> values, String kind, Histogram histogram) {
+        if (histogram == null || histogram.getTotalCount() == 0) {
+            return;
+        }
+        values.put(kind + "_mean_ms", histogram.getMean() / 1e6);
+        PERCENTILES.forEach((suffix, percentile) ->
+                values.put(kind + "_" + suffix + "_ms", histogram.getValueAtPercentile(percentile) / 1e6));
+    }
+}

@@ -1,0 +1,2 @@
+/** The {@code report} command of the EdgeLab command line (registered by the cli module). */
+package org.edgelab.analysis.cli;

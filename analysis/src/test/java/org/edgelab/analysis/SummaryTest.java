@@ -1,0 +1,119 @@
+package org.edgelab.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import tech.tablesaw.api.Table;
+
+class SummaryTest {
+    @TempDir
+    Path dir;
+
+    /** Two repetitions: 1000 requests at 1 ms, then 10 requests at 100 ms. */
+    private Table twoUnevenRepetitions() throws Exception {
+        TestResults.writeHlog(dir.resolve("hlog/r0.hlog"), TestResults.repeat(1_000_000, 600), TestResults.repeat(1_000_000, 400));
+        TestResults.writeHlog(dir.resolve("hlog/r1.hlog"), TestResults.repeat(100_000_000, 10));
+        TestResults.writeCsv(dir, List.of(
+                TestResults.row("cell=c", "repetition=0", "engine=raw-log", "req_per_s=100", "throughput_bps=8e9",
+                        "ttlb_p50_ms=1", "ttlb_p99_ms=1", "errors_timeout=1", "hlog=hlog/r0.hlog"),
+                TestResults.row("cell=c", "repetition=1", "engine=raw-log", "req_per_s=140", "throughput_bps=1.2e10",
+                        "ttlb_p50_ms=100", "ttlb_p99_ms=100", "errors_timeout=2", "errors_integrity=1", "hlog=hlog/r1.hlog")));
+        return ResultSet.load(dir);
+    }
+
+    @Test
+    void percentilesComeFromTheMergedHistogramsNotFromAveragedPercentiles() throws Exception {
+        Table results = twoUnevenRepetitions();
+        double averagedP50 = results.doubleColumn("ttlb_p50_ms").mean();
+
+        Table summary = Summary.by(results, "engine");
+
+        assertThat(summary.rowCount()).isEqualTo(1);
+        double mergedP50 = summary.doubleColumn("ttlb_p50_ms").getDouble(0);
+        assertThat(averagedP50).isEqualTo(50.5);
+        assertThat(mergedP50).isCloseTo(1.0, within(0.01));
+        // 1010 samples: the 99th percentile is still a 1 ms request, the 99.9th is a 100 ms one.
+        assertThat(summary.doubleColumn("ttlb_p99_ms").getDouble(0)).isCloseTo(1.0, within(0.01));
+        assertThat(summary.doubleColumn("ttlb_p999_ms").getDouble(0)).isCloseTo(100.0, within(0.1));
+        assertThat(summary.doubleColumn("latency_samples").getDouble(0)).isEqualTo(1010);
+        assertThat(summary.stringColumn(Summary.LATENCY_SOURCE).get(0)).contains("ttlb: merged hlog of 2 repetitions");
+    }
+
+    @Test
+    void meansSpreadsAndErrorTotals() throws Exception {
+        Table summary = Summary.by(twoUnevenRepetitions(), "engine");
+
+        assertThat(summary.intColumn("repetitions").get(0)).isEqualTo(2);
+        assertThat(summary.doubleColumn("req_per_s").getDouble(0)).isEqualTo(120.0);
+        assertThat(summary.doubleColumn("req_per_s_min").getDouble(0)).isEqualTo(100.0);
+        assertThat(summary.doubleColumn("req_per_s_max").getDouble(0)).isEqualTo(140.0);
+        assertThat(summary.doubleColumn("throughput_gbps").getDouble(0)).isCloseTo(10.0, within(1e-9));
+        assertThat(summary.doubleColumn("errors_total").getDouble(0)).isEqualTo(4.0);
+    }
+
+    @Test
+    void aMissingHlogLeavesPercentilesMissingAndSaysSo() throws Exception {
+        TestResults.writeHlog(dir.resolve("hlog/r0.hlog"), TestResults.repeat(1_000_000, 10));
+        TestResults.writeCsv(dir, List.of(
+                TestResults.row("repetition=0", "engine=lmdb", "ttlb_p50_ms=1", "hlog=hlog/r0.hlog"),
+                TestResults.row("repetition=1", "engine=lmdb", "ttlb_p50_ms=3", "hlog=hlog/gone.hlog")));
+
+        Table summary = Summary.by(ResultSet.load(dir), "engine");
+
+        assertThat(summary.doubleColumn("ttlb_p50_ms").isMissing(0)).isTrue();
+        assertThat(summary.doubleColumn("ttlb_p99_ms").isMissing(0)).isTrue();
+        assertThat(summary.stringColumn(Summary.LATENCY_SOURCE).get(0))
+                .contains("ttlb: hlog missing for 1 of 2 repetitions").contains("gone.hlog");
+    }
+
+    @Test
+    void summarisesTheFixtureByAnyDimensions() {
+        Table results = ResultSet.load(TestResults.fixtures());
+
+        Table byCell = Summary.by(results, "engine", "object_size_bytes", "connections");
+        Table byEngine = Summary.by(results, "engine");
+
+        assertThat(byCell.rowCount()).isEqualTo(12);
+        assertThat(byCell.intColumn("repetitions").asList()).containsOnly(2);
+        assertThat(byCell.doubleColumn("ttfb_p99_ms").countMissing()).isZero();
+        assertThat(byCell.doubleColumn("errors_total").sum()).isEqualTo(4.0);
+        assertThat(byEngine.rowCount()).isEqualTo(2);
+        assertThat(byEngine.doubleColumn("latency_samples").sum()).isEqualTo(24 * 450);
+        assertThat(byEngine.stringColumn("power_source").asList()).containsOnly("modelled");
+    }
+
+    @Test
+    void oneRepetitionsHistogramReproducesThePercentilesItsRowReports() {
+        Table results = ResultSet.load(TestResults.fixtures());
+
+        Table perRow = Summary.by(results, "cell", "repetition");
+
+        assertThat(perRow.rowCount()).isEqualTo(results.rowCount());
+        for (int i = 0; i < perRow.rowCount(); i++) {
+            String cell = perRow.stringColumn("cell").get(i);
+            String repetition = perRow.stringColumn("repetition").get(i);
+            Table row = results.where(results.stringColumn("cell").isEqualTo(cell).and(results.stringColumn("repetition").isEqualTo(repetition)));
+            for (String column : List.of("ttlb_p50_ms", "ttlb_p99_ms", "ttlb_p999_ms", "ttfb_p99_ms")) {
+                double reported = row.doubleColumn(column).getDouble(0);
+                assertThat(perRow.doubleColumn(column).getDouble(i)).as(cell + " r" + repetition + " " + column)
+                        .isCloseTo(reported, within(reported * 1e-5));
+            }
+        }
+    }
+
+    @Test
+    void anUnknownDimensionIsNamed() {
+        Table results = ResultSet.load(TestResults.fixtures());
+        assertThatThrownBy(() -> Summary.by(results, "enigne"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'enigne'").hasMessageContaining("engine");
+        assertThatThrownBy(() -> Summary.by(results, "req_per_s"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'req_per_s': it is a measurement");
+    }
+}

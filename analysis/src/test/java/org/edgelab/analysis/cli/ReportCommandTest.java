@@ -1,0 +1,57 @@
+package org.edgelab.analysis.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+class ReportCommandTest {
+    @TempDir
+    Path out;
+
+    private final StringWriter stdout = new StringWriter();
+    private final StringWriter stderr = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = new CommandLine(new ReportCommand());
+        cli.setOut(new PrintWriter(stdout));
+        cli.setErr(new PrintWriter(stderr));
+        return cli.execute(args);
+    }
+
+    @Test
+    void printsTheMainTableAndWritesTheFiles() throws Exception {
+        Path fixtures = Path.of(getClass().getResource("/fixtures/results").toURI());
+
+        int exit = run(fixtures.toString(), "--by", "engine,object_size_bytes", "--out", out.toString());
+
+        assertThat(exit).as(stderr.toString()).isZero();
+        assertThat(stdout.toString()).contains("| engine | object_size_bytes | repetitions |").contains("| lmdb | 50000000 | 4 |");
+        assertThat(Files.readAllLines(out.resolve("summary.csv"))).hasSize(1 + 6);
+        assertThat(Files.readString(out.resolve("summary.md"))).contains("## Published and measured").contains("throughput_avg");
+        assertThat(Files.readString(out.resolve("report.html"))).contains("<svg");
+    }
+
+    @Test
+    void byDefaultGroupsByEveryVaryingDimension() throws Exception {
+        Path fixtures = Path.of(getClass().getResource("/fixtures/results").toURI());
+        assertThat(run(fixtures.toString(), "--out", out.toString())).isZero();
+        assertThat(Files.readAllLines(out.resolve("summary.csv")).get(0))
+                .startsWith("experiment,server,engine,object_size_bytes,connections,repetitions");
+        assertThat(Files.readAllLines(out.resolve("summary.csv"))).hasSize(1 + 12);
+    }
+
+    @Test
+    void badInputIsReportedWithExitCode2() {
+        int exit = run(out.resolve("nowhere").toString(), "--out", out.toString());
+        assertThat(exit).isEqualTo(2);
+        assertThat(stderr.toString()).contains("report: ").contains("nowhere");
+    }
+}
