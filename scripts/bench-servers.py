@@ -58,38 +58,36 @@ def nginx_pids(pidfile):
     return [master] + children
 
 
-def wrk(url, connections, threads, duration, timeout):
-    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", f"--timeout", f"{timeout}s",
-                          "--latency", url], capture_output=True, text=True, check=True).stdout
+def parse_summary(out):
+    """Reads the figures both clients print in wrk's format: req/s, bytes read, p50 and p99."""
     def latency(label):
-        m = re.search(rf"^\s+{label}%\s+([0-9.]+)(us|ms|s)\s*$", out, re.M)
-        value, unit = float(m.group(1)), m.group(2)
-        return value * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    reqs = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))
+        m = re.search(rf"^\s+{label}%\s+([0-9.]+)(us|ms|s)\b", out, re.M)
+        return float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)]
     m = re.search(r"(\d+) requests in [0-9.]+\w+, ([0-9.]+)(B|KB|MB|GB|TB) read", out)
     read_bytes = float(m.group(2)) * {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}[m.group(3)]
+    return {"req_per_s": float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1)), "bytes_read": read_bytes,
+            "p50_ms": latency("50"), "p99_ms": latency("99"), "raw": out}
+
+
+def wrk(url, connections, threads, duration, timeout):
+    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", f"{timeout}s",
+                          "--latency", url], capture_output=True, text=True, check=True).stdout
+    r = parse_summary(out)
     errors = re.search(r"Socket errors: (.*)", out)
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"req_per_s": reqs, "bytes_read": read_bytes, "p50_ms": latency("50"), "p99_ms": latency("99"),
-            "socket_errors": errors.group(1) if errors else "", "non2xx": int(non2xx.group(1)) if non2xx else 0,
-            "raw": out}
+    r.update(socket_errors=errors.group(1) if errors else "", non2xx=int(non2xx.group(1)) if non2xx else 0)
+    return r
 
 
 def edgelab_load(url, connections, threads, duration, timeout):
     out = subprocess.run([os.path.join(ROOT, "edgelab"), "load", url, f"-c{connections}", f"-t{threads}",
                           f"-d{duration}s", "--timeout", f"{timeout}s", "--latency"],
                          capture_output=True, text=True, check=True).stdout
-    def latency(label):
-        m = re.search(rf"^\s+{label}%\s+([0-9.]+)(us|ms|s)\s", out, re.M)
-        value, unit = float(m.group(1)), m.group(2)
-        return value * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    reqs = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))
-    m = re.search(r"(\d+) requests in [0-9.]+\w+, ([0-9.]+)(B|KB|MB|GB|TB) read", out)
-    read_bytes = float(m.group(2)) * {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}[m.group(3)]
-    cpu = float(re.search(r"Client CPU:\s+([0-9.]+)s process", out).group(1))
+    r = parse_summary(out)
     errors = re.search(r"Errors:\s*(.*)", out)
-    return {"req_per_s": reqs, "bytes_read": read_bytes, "p50_ms": latency("50"), "p99_ms": latency("99"),
-            "socket_errors": errors.group(1) if errors else "", "non2xx": 0, "client_cpu_s": cpu, "raw": out}
+    r.update(socket_errors=errors.group(1) if errors else "", non2xx=0,
+             client_cpu_s=float(re.search(r"Client CPU:\s+([0-9.]+)s process", out).group(1)))
+    return r
 
 
 def main():
@@ -111,6 +109,7 @@ def main():
 
     subprocess.run([os.path.join(ROOT, "edgelab"), "--version"], check=True, stdout=subprocess.DEVNULL)
     work = tempfile.mkdtemp(prefix="edgelab-bench-")
+    os.chmod(work, 0o755)  # nginx workers run as an unprivileged user and must reach the files
     procs = []
     try:
         origin_port, cache_port, nginx_port = 18181, 18180, 18182
@@ -144,6 +143,10 @@ http {{
         os.makedirs(os.path.join(work, "tmp"), exist_ok=True)
         nginx_bin = shutil.which("nginx") or "/usr/sbin/nginx"
         subprocess.run([nginx_bin, "-c", conf], check=True)
+        for size in sizes:
+            with urllib.request.urlopen(f"http://127.0.0.1:{nginx_port}{paths[size]}") as check:
+                if len(check.read()) != size:
+                    raise SystemExit(f"bench: nginx served a wrong length for {paths[size]}")
         env = dict(os.environ, EDGELAB_JAVA_OPTS=args.cache_java_opts)
         cache = subprocess.Popen([os.path.join(ROOT, "edgelab"), "serve", "--port", str(cache_port),
                                   "--origin", f"http://127.0.0.1:{origin_port}", "--memory", args.cache_memory],
