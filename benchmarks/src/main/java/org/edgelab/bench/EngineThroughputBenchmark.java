@@ -2,6 +2,7 @@ package org.edgelab.bench;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -40,7 +41,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   <li>{@code write}: writes a new object (unique key) in 64 KiB chunks and commits it; the store
  *       is bounded by {@code capacity}, so once full every write also evicts (steady state).</li>
  *   <li>{@code hotRead}: looks up one of a hot set of {@code hotSetBytes} written at setup and
- *       reads it whole in 64 KiB reads: the engine's cached read path.</li>
+ *       reads it whole in 64 KiB pieces: the engine's cached read path. {@code readPath} picks how
+ *       ({@link ReadPath}: {@code COPY}, the default, copies with {@link StoredObject#read};
+ *       {@code VIEW} borrows engine memory with {@link StoredObject#view} and fails fast, at setup,
+ *       on an engine that lends none, rather than silently measuring a copy). {@code consume}
+ *       picks what the reader does with each piece ({@link Consumption}: {@code FIRST_BYTE}, the
+ *       default and the earlier figures' behaviour, or {@code EVERY_BYTE}, a checksum over the
+ *       whole piece, which is what compares the two read paths fairly).</li>
  * </ul>
  * The score is operations (objects) per second; the {@code bytes} secondary result is the same
  * in bytes per second. Engines' own defaults apply (e.g. their sync settings) unless
@@ -75,6 +82,28 @@ public class EngineThroughputBenchmark {
     @Param({""})
     public String benchDir;
 
+    @Param({"COPY"})
+    public ReadPath readPath;
+
+    @Param({"FIRST_BYTE"})
+    public Consumption consume;
+
+    /** How {@code hotRead} gets an object's bytes. */
+    public enum ReadPath {
+        /** {@link StoredObject#read}: copies into the benchmark's own 64 KiB buffer. */
+        COPY,
+        /** {@link StoredObject#view}: borrows up to 64 KiB of engine memory at a time; no copy. */
+        VIEW
+    }
+
+    /** What {@code hotRead} does with each piece it reads. */
+    public enum Consumption {
+        /** Touches the first byte only (the earlier figures; a view is then barely touched). */
+        FIRST_BYTE,
+        /** Sums the whole piece eight bytes at a time (native order), so every byte is loaded. */
+        EVERY_BYTE
+    }
+
     private Path dir;
     private ObjectStore store;
     private ByteBuffer chunk;
@@ -103,7 +132,7 @@ public class EngineThroughputBenchmark {
             chunk.put((byte) (i * 31 + 7));
         }
         chunk.flip();
-        readBuffer = ByteBuffer.allocateDirect(CHUNK);
+        readBuffer = ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.nativeOrder());
         metadata = new ObjectMetadata(200, List.of(new HeaderField("Content-Type", "video/mp4"),
                 new HeaderField("ETag", "\"bench\"")), objectSize, 0, 0, ObjectMetadata.NEVER);
         if (params.getBenchmark().endsWith("hotRead")) {
@@ -113,6 +142,20 @@ public class EngineThroughputBenchmark {
             for (int i = 0; i < count; i++) {
                 hot[i] = CacheKey.of("hot-" + i);
                 writeObject(hot[i]);
+            }
+            if (readPath == ReadPath.VIEW) {
+                requireViews();
+            }
+        }
+    }
+
+    /** Fails fast when the engine lends no views, so VIEW never quietly measures something else. */
+    private void requireViews() throws IOException {
+        try (StoredObject o = store.lookup(hot[0]).orElseThrow()) {
+            if (o.view(0, CHUNK).isEmpty()) {
+                throw new IllegalStateException("engine " + engine + " lends no views (StoredObject.view is empty):"
+                        + " readPath=VIEW measures only engines that keep objects in memory (MEMORY, LMDB);"
+                        + " use readPath=COPY for it");
             }
         }
     }
@@ -147,7 +190,7 @@ public class EngineThroughputBenchmark {
         return n;
     }
 
-    /** Looks up one hot object and reads it whole. */
+    /** Looks up one hot object and reads it whole, by {@code readPath}. */
     @Benchmark
     public long hotRead(Bytes bytes) throws IOException {
         CacheKey key = hot[(int) (nextRead.getAndIncrement() % hot.length)];
@@ -156,15 +199,41 @@ public class EngineThroughputBenchmark {
                 + " was evicted: lower hotSetBytes or raise capacity"))) {
             long length = o.availableLength();
             for (long pos = 0; pos < length; ) {
-                readBuffer.clear();
-                int n = o.read(pos, readBuffer);
-                if (n <= 0) {
-                    throw new IllegalStateException("short read of " + key + " at " + pos);
+                int n;
+                if (readPath == ReadPath.COPY) {
+                    readBuffer.clear();
+                    n = o.read(pos, readBuffer);
+                    if (n <= 0) {
+                        throw new IllegalStateException("short read of " + key + " at " + pos);
+                    }
+                    sum += consume(readBuffer, 0, n);
+                } else {
+                    long at = pos;
+                    ByteBuffer view = o.view(pos, CHUNK).orElseThrow(() -> new IllegalStateException(
+                            "engine " + engine + " lent no view of " + key + " at " + at));
+                    n = view.remaining();
+                    sum += consume(view.order(ByteOrder.nativeOrder()), view.position(), n);
                 }
-                sum += readBuffer.get(0);
                 pos += n;
             }
             bytes.bytes += length;
+        }
+        return sum;
+    }
+
+    /** Consumes {@code length} bytes of {@code buf} from {@code from} as {@code consume} says. */
+    private long consume(ByteBuffer buf, int from, int length) {
+        if (consume == Consumption.FIRST_BYTE) {
+            return buf.get(from);
+        }
+        long sum = 0;
+        int end = from + length;
+        int i = from;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            sum += buf.getLong(i);
+        }
+        for (; i < end; i++) {
+            sum += buf.get(i);
         }
         return sum;
     }
