@@ -99,6 +99,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2, help="wrk threads")
     ap.add_argument("--cache-memory", default="1g")
     ap.add_argument("--cache-java-opts", default="")
+    ap.add_argument("--cache-io-threads", default="0", help="the cache's --io-threads (0: its default)")
     ap.add_argument("--nginx-workers", default="auto")
     ap.add_argument("--clients", default="wrk", help="comma-separated: wrk, edgelab")
     ap.add_argument("--csv", default=os.path.join(ROOT, "results", "bench-servers.csv"))
@@ -149,7 +150,8 @@ http {{
                     raise SystemExit(f"bench: nginx served a wrong length for {paths[size]}")
         env = dict(os.environ, EDGELAB_JAVA_OPTS=args.cache_java_opts)
         cache = subprocess.Popen([os.path.join(ROOT, "edgelab"), "serve", "--port", str(cache_port),
-                                  "--origin", f"http://127.0.0.1:{origin_port}", "--memory", args.cache_memory],
+                                  "--origin", f"http://127.0.0.1:{origin_port}", "--memory", args.cache_memory,
+                                  "--io-threads", args.cache_io_threads],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env)
         procs.append(cache)
         wait_http(f"http://127.0.0.1:{cache_port}{paths[sizes[0]]}")

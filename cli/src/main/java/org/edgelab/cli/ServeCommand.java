@@ -65,7 +65,7 @@ final class ServeCommand implements Callable<Integer> {
             description = "Loopback port for /stats (JSON), /metrics (Prometheus) and /health; 0 picks a free one, -1 disables (default: ${DEFAULT-VALUE}).")
     private int adminPort;
 
-    @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 means two per core (default).")
+    @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 means one per core (default).")
     private int ioThreads;
 
     @Option(names = "--idle-timeout", defaultValue = "60s", converter = Converters.Time.class,

@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param port                  HTTP port, 0 for an ephemeral one
  * @param adminPort             admin listener port on loopback, 0 for an ephemeral one, -1 for none
  * @param origin                the origin's base URI ({@code http://host:port}), required
- * @param ioThreads             event-loop threads, 0 for Netty's default (2 x cores)
+ * @param ioThreads             event-loop threads, 0 for one per core
  * @param maxInitialLineLength  longest request line accepted (longer gets 414)
  * @param maxHeaderSize         largest header block accepted (larger gets 431)
  * @param idleTimeout           a connection without traffic for this long is closed

@@ -79,7 +79,8 @@ public final class LoadEngine {
                     .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.SO_KEEPALIVE, true)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, phase.timeout().toMillis()))
-                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT);
+                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, ReceiveBuffers.forBulkBodies());
             byte[] host = phase.hostHeader().getBytes(StandardCharsets.US_ASCII);
 
             CpuClock cpu = new CpuClock(threadIds);
