@@ -24,8 +24,8 @@ Table ratios = Ratios.between(results, "engine", "raw-log", "lmdb", "req_per_s")
 System.out.println(MarkdownTable.render(ratios));
 
 // 4. Beside the published figures of the Varnish report, scaled per core where stated.
-OptionalInt cores = RunManifest.read(Path.of(results.stringColumn(ResultColumns.SOURCE_DIR).get(0)))
-        .map(RunManifest::cores).orElse(OptionalInt.empty());
+// (jshell ends a statement at a line break when it is complete, so chains stay on one line)
+OptionalInt cores = RunManifest.read(Path.of(results.stringColumn(ResultColumns.SOURCE_DIR).get(0))).map(RunManifest::cores).orElse(OptionalInt.empty());
 Table published = PublishedFigures.load().beside(results, "varnish-edge", cores);
 System.out.println(MarkdownTable.render(published.selectColumns("metric", "object_size", "published", "unit",
         "measured_group", "measured_scaled", "scaling")));
