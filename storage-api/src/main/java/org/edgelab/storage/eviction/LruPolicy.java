@@ -1,13 +1,10 @@
 package org.edgelab.storage.eviction;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-
 /**
  * Least recently used: evicts the key whose last insert or access is oldest.
  * Not thread-safe (see {@link EvictionPolicy}).
  */
-public final class LruPolicy<K> implements EvictionPolicy<K> {
+public final class LruPolicy<K> extends QueuePolicy<K> {
 
     /** The plugin that creates {@link LruPolicy} under the name {@code lru}. */
     public static final class Factory implements EvictionPolicyFactory {
@@ -27,36 +24,8 @@ public final class LruPolicy<K> implements EvictionPolicy<K> {
         }
     }
 
-    private final LinkedHashMap<K, Boolean> order = new LinkedHashMap<>(16, 0.75f, true);
-
-    @Override
-    public void onInsert(K key, long sizeBytes) {
-        order.put(key, Boolean.TRUE);
-    }
-
     @Override
     public void onAccess(K key) {
-        order.get(key);
-    }
-
-    @Override
-    public void onRemove(K key) {
-        order.remove(key);
-    }
-
-    @Override
-    public K evict() {
-        Iterator<K> it = order.keySet().iterator();
-        if (!it.hasNext()) {
-            return null;
-        }
-        K victim = it.next();
-        it.remove();
-        return victim;
-    }
-
-    @Override
-    public int size() {
-        return order.size();
+        moveToTail(key);
     }
 }
