@@ -39,7 +39,7 @@ kill "$pid"; wait "$pid" 2>/dev/null || true
 # The README's main command: a quick experiment on the embedded default.
 out="$(mktemp -d)"
 ./edgelab run varnish-edge --quick --out "$out"
-run_dir="$(ls -d "$out"/varnish-edge/*/ | head -1)"
+run_dir="$(ls -d "$out"/varnish-edge/*/ | sed -n 1p)"
 test -s "$run_dir/results.csv" && test -s "$run_dir/manifest.json" || { echo "smoke: the quick run wrote no results" >&2; exit 1; }
 echo "smoke: quick experiment wrote $(($(wc -l < "$run_dir/results.csv") - 1)) result rows to $run_dir"
 rm -rf "$out"
