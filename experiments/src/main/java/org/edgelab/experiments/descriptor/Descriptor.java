@@ -41,13 +41,23 @@ public record Descriptor(String name, String description, String source, String 
     /**
      * A server build.
      *
-     * @param name     name in results
-     * @param engine   storage engine name, or {@link #NO_CACHE} for the baseline without a cache
-     * @param settings engine settings ({@code ${store}} is replaced by the build's directory at run time)
+     * @param name           name in results
+     * @param target         where it runs: a {@code Target} plugin name ({@code embedded} by default)
+     * @param engine         storage engine name, or {@link #NO_CACHE} for the baseline without a cache; for a
+     *                       peer target, the peer's storage (e.g. {@code malloc} or {@code file} for Varnish)
+     * @param settings       engine settings ({@code ${store}} is replaced by the build's directory at run time)
+     * @param targetSettings settings of the target (what they mean is the target's to say)
      */
-    public record ServerBuild(String name, String engine, Map<String, String> settings) {
+    public record ServerBuild(String name, String target, String engine, Map<String, String> settings,
+                              Map<String, String> targetSettings) {
         public ServerBuild {
             settings = Map.copyOf(settings);
+            targetSettings = Map.copyOf(targetSettings);
+        }
+
+        /** A build on the default {@code embedded} target. */
+        public ServerBuild(String name, String engine, Map<String, String> settings) {
+            this(name, "embedded", engine, settings, Map.of());
         }
     }
 

@@ -33,11 +33,12 @@ import org.edgelab.experiments.descriptor.Descriptor.Link;
 import org.edgelab.experiments.descriptor.Descriptor.LoadProfile;
 import org.edgelab.experiments.descriptor.Descriptor.PowerModel;
 import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.BuildValidationException;
+import org.edgelab.experiments.target.Target;
+import org.edgelab.experiments.target.Targets;
 import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.workload.Popularity;
 import org.edgelab.plugin.UnknownPluginException;
-import org.edgelab.storage.api.EngineSettings;
-import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
 
 /**
@@ -366,13 +367,15 @@ public final class DescriptorLoader {
             if (repetitions < 1) {
                 throw at.error("/repetitions", "must be at least 1, got " + repetitions);
             }
-            String target = spec.target() == null ? "embedded" : spec.target();
-            if (!target.equals("embedded")) {
-                throw at.error("/target", "unknown target '" + target + "'; implemented targets: embedded"
-                        + " (process, container and external are not implemented yet)");
+            String target = spec.target() == null ? Targets.DEFAULT : spec.target();
+            try {
+                Targets.get(target);
+            } catch (UnknownPluginException e) {
+                throw at.error("/target", e.getMessage());
             }
+            Map<String, String> targetSettings = spec.targetSettings() == null ? Map.of() : spec.targetSettings();
             List<String> notes = new ArrayList<>();
-            List<ServerBuild> servers = servers(spec.servers(), notes);
+            List<ServerBuild> servers = servers(spec.servers(), target, targetSettings, notes);
             LoadProfile load = load(spec.load());
             Hardware hardware = hardware(spec.hardware());
             List<String> matrix = matrix(spec.matrix(), servers, load);
@@ -380,7 +383,8 @@ public final class DescriptorLoader {
                     quick, spec.seed() == null ? 42 : spec.seed(), repetitions, target, servers, notes, load, hardware, matrix);
         }
 
-        private List<ServerBuild> servers(List<DescriptorSpec.Server> specs, List<String> notes) {
+        private List<ServerBuild> servers(List<DescriptorSpec.Server> specs, String defaultTarget,
+                                          Map<String, String> defaultTargetSettings, List<String> notes) {
             if (specs == null || specs.isEmpty()) {
                 throw at.error("/servers", "at least one server build is required (servers: - engine: memory)");
             }
@@ -400,30 +404,32 @@ public final class DescriptorLoader {
                 if (!names.add(buildName)) {
                     throw at.error(pointer + "/name", "two server builds are named '" + buildName + "'; give each a distinct name");
                 }
-                Map<String, String> settings = s.settings() == null ? Map.of() : new LinkedHashMap<>(s.settings());
-                if (s.engine().equals(Descriptor.NO_CACHE)) {
-                    if (!settings.isEmpty()) {
-                        throw at.error(pointer + "/settings", "the no-cache baseline (engine: none) takes no settings");
-                    }
-                    out.add(new ServerBuild(buildName, Descriptor.NO_CACHE, settings));
-                    continue;
-                }
-                StorageEngine engine;
+                String targetName = s.target() == null ? defaultTarget : s.target();
+                Target target;
                 try {
-                    engine = StorageEngines.get(s.engine());
+                    target = Targets.get(targetName);
                 } catch (UnknownPluginException e) {
-                    if (Boolean.TRUE.equals(s.optional())) {
-                        notes.add("server '" + buildName + "' skipped: " + e.getMessage());
+                    throw at.error(pointer + "/target", e.getMessage());
+                }
+                Map<String, String> targetSettings = new LinkedHashMap<>(defaultTargetSettings);
+                if (s.targetSettings() != null) {
+                    targetSettings.putAll(s.targetSettings());
+                }
+                Map<String, String> settings = s.settings() == null ? Map.of() : new LinkedHashMap<>(s.settings());
+                ServerBuild build = new ServerBuild(buildName, target.name(), s.engine(), settings, targetSettings);
+                if (Boolean.TRUE.equals(s.optional())) {
+                    Optional<String> unavailable = target.unavailableReason(build);
+                    if (unavailable.isPresent()) {
+                        notes.add("server '" + buildName + "' skipped: " + unavailable.get());
                         continue;
                     }
-                    throw at.error(pointer + "/engine", e.getMessage());
                 }
                 try {
-                    EngineSettings.of(settings).requireOnly(engine.name(), engine.settings());
-                } catch (IllegalArgumentException e) {
-                    throw at.error(pointer + "/settings", e.getMessage());
+                    target.validate(build);
+                } catch (BuildValidationException e) {
+                    throw at.error(pointer + "/" + e.field(), e.getMessage());
                 }
-                out.add(new ServerBuild(buildName, engine.name(), settings));
+                out.add(build);
             }
             if (out.isEmpty()) {
                 throw at.error("/servers", "no server build can run: " + String.join("; ", notes));

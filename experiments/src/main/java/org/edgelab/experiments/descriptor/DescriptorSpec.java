@@ -22,7 +22,7 @@ import java.util.Map;
  * @param quick       fields laid over this descriptor by {@code --quick}
  */
 public record DescriptorSpec(String name, String description, List<String> includes, Long seed, Integer repetitions,
-                             String target, List<Server> servers, Load load, Hardware hardware, List<String> matrix,
+                             String target, Map<String, String> targetSettings, List<Server> servers, Load load, Hardware hardware, List<String> matrix,
                              DescriptorSpec quick) {
 
     /**
@@ -34,8 +34,13 @@ public record DescriptorSpec(String name, String description, List<String> inclu
      * @param settings engine settings (memory tier, eviction policy and sizes are settings of the engine);
      *                 the value {@code ${store}} stands for the build's own directory for engine files
      * @param optional skip the build with a note, instead of failing, when its engine is not on the class path
+     *                 or its target cannot run on this machine (a peer's binary is not installed)
+     * @param target   where this build runs, overriding the descriptor's {@code target}
+     * @param targetSettings settings of the target (e.g. {@code url} for {@code external}, {@code cpus} for
+     *                 {@code process}), laid over the descriptor's {@code target_settings}
      */
-    public record Server(String name, String engine, Map<String, String> settings, Boolean optional) {
+    public record Server(String name, String engine, Map<String, String> settings, Boolean optional, String target,
+                         Map<String, String> targetSettings) {
     }
 
     /**

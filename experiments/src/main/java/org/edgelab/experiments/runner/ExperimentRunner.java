@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,12 @@ import org.HdrHistogram.Histogram;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
+import org.edgelab.experiments.target.CpuSample;
+import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerCounters;
+import org.edgelab.experiments.target.Target;
+import org.edgelab.experiments.target.TargetContext;
+import org.edgelab.experiments.target.Targets;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
@@ -59,8 +66,8 @@ import org.edgelab.loadgen.workload.Workload;
 public final class ExperimentRunner {
 
     private static final System.Logger LOG = System.getLogger(ExperimentRunner.class.getName());
+    private static final Duration TARGET_START_TIMEOUT = Duration.ofSeconds(60);
     private static final DateTimeFormatter FOLDER_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
-    static final String CPU_METHOD = "embedded-shared-jvm";
     static final String HIT_RATIO_METHOD = "warm-up pass over the object set, then first-time share 1-target (loadgen ObjectWorkload)";
 
     private final Descriptor descriptor;
@@ -125,6 +132,13 @@ public final class ExperimentRunner {
         for (ResultRow row : ResultsCsv.read(csv)) {
             finished.add(row.get("cell"));
         }
+        for (Descriptor.ServerBuild build : descriptor.servers()) {
+            Optional<String> unavailable = Targets.get(build.target()).unavailableReason(build);
+            if (unavailable.isPresent()) {
+                throw new IllegalStateException("server '" + build.name() + "' (target " + build.target()
+                        + ") cannot run on this machine: " + unavailable.get());
+            }
+        }
         int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
         manifest.start(finished, options.resume() != null);
         descriptor.notes().forEach(note -> progress.note(note));
@@ -171,6 +185,7 @@ public final class ExperimentRunner {
             manifest.finish(complete ? "complete" : "partial");
             progress.close();
             deleteIfEmpty(directory.resolve("stores"));
+            deleteIfEmpty(directory.resolve("targets"));
             done.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -191,18 +206,23 @@ public final class ExperimentRunner {
 
     private List<ResultRow> runCell(Cell cell) throws IOException, InterruptedException {
         Path storeDir = storeRoot.resolve(cell.fileName());
+        Path workDir = directory.resolve("targets").resolve(cell.fileName());
+        Files.createDirectories(workDir);
+        Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
-        try (EmbeddedTarget target = EmbeddedTarget.start(cell.server(), storeDir)) {
+        TargetContext context = new TargetContext(storeDir, workDir, descriptor.hardware(), TARGET_START_TIMEOUT);
+        try (RunningTarget running = target.start(cell.server(), context)) {
             for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
-                rows.add(runRepetition(target, cell, rep));
+                rows.add(runRepetition(target, running, cell, rep));
             }
         } finally {
             deleteRecursively(storeDir);
+            deleteIfEmpty(workDir);
         }
         return rows;
     }
 
-    private ResultRow runRepetition(EmbeddedTarget target, Cell cell, int rep) throws IOException, InterruptedException {
+    private ResultRow runRepetition(Target kind, RunningTarget target, Cell cell, int rep) throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long objects = Math.max(1, Math.min(load.maxObjects(), load.workingSet() / cell.objectSize().bytes()));
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
@@ -225,34 +245,44 @@ public final class ExperimentRunner {
                 .duration(load.duration()).timeout(load.timeout())
                 .rate(load.rate() == null ? null : RateSchedule.parse(load.rate(), load.duration()))
                 .workload(new MeasuredOnly(workload))
+                .verify(target.syntheticContent())
                 .link(cell.link().bitsPerSecond() == 0 && cell.link().oneWayLatency().isZero() ? LinkEmulation.NONE
                         : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency()))
                 .seed(seed).build();
-        EmbeddedTarget.Counters before = target.counters();
+        ServerCounters before = target.counters();
+        CpuSample cpuBefore = target.cpu();
         progress.phase(cell, rep, "measuring");
-        progress.watch(() -> target.counters().requests());
+        progress.watch(() -> {
+            try {
+                return target.counters().requests();
+            } catch (IOException e) {
+                return -1L;
+            }
+        });
         LoadResult result;
         try {
             result = LoadRunner.run(config);
         } finally {
             progress.unwatch();
         }
-        EmbeddedTarget.Counters after = target.counters();
+        ServerCounters after = target.counters();
+        CpuSample cpuAfter = target.cpu();
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
         String hlogTtfb = "hlog/" + cell.fileName() + "-r" + rep + ".ttfb.hlog";
         result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB);
         result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB);
         progress.repetitionDone(result.requestsPerSecond());
-        return row(cell, rep, result, before, after, hlog, hlogTtfb);
+        return row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, hlog, hlogTtfb);
     }
 
-    private ResultRow row(Cell cell, int rep, LoadResult r, EmbeddedTarget.Counters before, EmbeddedTarget.Counters after,
-                          String hlog, String hlogTtfb) {
+    private ResultRow row(Target kind, Cell cell, int rep, LoadResult r, ServerCounters before, ServerCounters after,
+                          CpuSample cpuBefore, CpuSample cpuAfter, String hlog, String hlogTtfb) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("experiment", descriptor.name());
         v.put("cell", cell.id());
         v.put("repetition", String.valueOf(rep));
         v.put("server", cell.server().name());
+        v.put("target", cell.server().target());
         v.put("engine", cell.server().engine());
         v.put("object_size_bytes", String.valueOf(cell.objectSize().bytes()));
         v.put("connections", String.valueOf(cell.connections()));
@@ -281,22 +311,24 @@ public final class ExperimentRunner {
         v.put("target_hit_ratio", num(descriptor.load().targetHitRatio()));
         v.put("hit_ratio_requests", num(r.hitRatio()));
         v.put("hit_ratio_bytes", num(r.byteHitRatio()));
-        boolean cached = after.hits() >= 0;
+        boolean cached = after.hasCacheCounters() && before.hasCacheCounters();
         v.put("server_hits", cached ? String.valueOf(after.hits() - before.hits()) : "");
         v.put("server_misses", cached ? String.valueOf(after.misses() - before.misses()) : "");
-        v.put("server_requests", String.valueOf(after.requests() - before.requests()));
-        v.put("server_bytes_to_clients", String.valueOf(after.bytesToClients() - before.bytesToClients()));
-        v.put("server_bytes_from_origin", String.valueOf(after.bytesFromOrigin() - before.bytesFromOrigin()));
+        v.put("server_requests", after.requests() < 0 ? "" : String.valueOf(after.requests() - before.requests()));
+        v.put("server_bytes_to_clients", delta(before.bytesToClients(), after.bytesToClients()));
+        v.put("server_bytes_from_origin", delta(before.bytesFromOrigin(), after.bytesFromOrigin()));
         double loadgenCpu = r.loopCpuSeconds();
         double jvmCpu = r.processCpuSeconds();
-        double serverCpu = Math.max(0, jvmCpu - Math.max(0, loadgenCpu));
+        boolean measured = cpuBefore.measured() && cpuAfter.measured();
+        double serverCpu = measured ? Math.max(0, cpuAfter.serverSeconds() - cpuBefore.serverSeconds())
+                : Math.max(0, jvmCpu - Math.max(0, loadgenCpu));
         v.put("cpu_s_server", num(serverCpu));
         v.put("cpu_s_loadgen", num(loadgenCpu));
         v.put("cpu_s_jvm_total", num(jvmCpu));
-        v.put("cpu_method", CPU_METHOD);
+        v.put("cpu_method", cpuAfter.method());
         v.put("cpu_s_per_gb", bytes == 0 ? "" : num(serverCpu / (bytes / 1e9)));
         Descriptor.PowerModel power = descriptor.hardware().power();
-        int activeDisks = EmbeddedTarget.usesDisk(cell.server()) ? Math.max(1, descriptor.hardware().disks().size()) : 0;
+        int activeDisks = kind.usesDisk(cell.server()) ? Math.max(1, descriptor.hardware().disks().size()) : 0;
         double busyCores = Math.min(descriptor.hardware().cores(), serverCpu / seconds);
         double watts = power.watts(busyCores, activeDisks);
         boolean modelled = !Double.isNaN(watts);
@@ -307,6 +339,10 @@ public final class ExperimentRunner {
         v.put("hlog", hlog);
         v.put("hlog_ttfb", hlogTtfb);
         return new ResultRow(v);
+    }
+
+    private static String delta(long before, long after) {
+        return before < 0 || after < 0 ? "" : String.valueOf(after - before);
     }
 
     private ObjectWorkload workload(Cell cell, long objects, double targetHitRatio) {

@@ -1,0 +1,165 @@
+package org.edgelab.experiments.process;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A child process the runner supervises: started with stdout and stderr in one log file, waited for
+ * until it answers, stopped with its descendants (SIGTERM, then SIGKILL after a grace period) by
+ * {@link #close()}, which is idempotent. A JVM shutdown hook stops it too if the runner dies first.
+ * Thread-safe.
+ */
+public final class ManagedProcess implements AutoCloseable {
+
+    private static final Duration GRACE = Duration.ofSeconds(10);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+    private final Thread hook;
+
+    private ManagedProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+        this.hook = new Thread(this::stop, "edgelab-stop-" + name);
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Starts {@code command} in {@code workDir}; its output goes to {@code workDir/<name>.log}. */
+    public static ManagedProcess start(String name, List<String> command, Path workDir) throws IOException {
+        Files.createDirectories(workDir);
+        Path log = workDir.resolve(name + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new IOException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
+        }
+        return new ManagedProcess(name, process, log);
+    }
+
+    /** The process id. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The log file (stdout and stderr). */
+    public Path log() {
+        return log;
+    }
+
+    /** Whether the process is still running. */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** CPU seconds of the process and its descendants so far (see {@link ProcessCpu}). */
+    public double cpuSeconds() throws IOException {
+        return ProcessCpu.treeSeconds(process.pid());
+    }
+
+    /**
+     * Waits until the log has a line matching {@code pattern} and returns its first group (for example the
+     * port a server printed when it bound port 0).
+     *
+     * @throws IOException if the process exits first or {@code timeout} passes; the message quotes the log's tail
+     */
+    public String awaitLogLine(Pattern pattern, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+            Matcher m = pattern.matcher(text);
+            if (m.find()) {
+                return m.groupCount() > 0 ? m.group(1) : m.group();
+            }
+            failIfDeadOrLate(deadline, timeout, "print a line matching /" + pattern + "/");
+            Thread.sleep(20);
+        }
+    }
+
+    /**
+     * Waits until {@code GET uri} gets any HTTP answer.
+     *
+     * @throws IOException if the process exits first or {@code timeout} passes; the message quotes the log's tail
+     */
+    public void awaitHttp(URI uri, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+                return;
+            } catch (IOException e) {
+                failIfDeadOrLate(deadline, timeout, "answer " + uri);
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private void failIfDeadOrLate(long deadline, Duration timeout, String what) throws IOException {
+        if (!process.isAlive()) {
+            throw new IOException(name + " exited with status " + process.exitValue() + " before it did " + what
+                    + "; last lines of " + log + ":\n" + tail(20));
+        }
+        if (System.nanoTime() > deadline) {
+            throw new IOException(name + " did not " + what + " within " + timeout.toSeconds() + " s; last lines of "
+                    + log + ":\n" + tail(20));
+        }
+    }
+
+    /** The last {@code lines} lines of the log (for error messages). */
+    public String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** The exit status once the process has ended. */
+    public Optional<Integer> exitStatus() {
+        return process.isAlive() ? Optional.empty() : Optional.of(process.exitValue());
+    }
+
+    private void stop() {
+        List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroy();
+        descendants.forEach(ProcessHandle::destroy);
+        try {
+            if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    @Override
+    public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down and the hook is stopping the process
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package org.edgelab.experiments.target;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.util.Optional;
+import org.edgelab.cache.admin.CacheStats;
+import org.edgelab.cache.server.CacheServer;
+import org.edgelab.cache.server.CacheServerConfig;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.origin.OriginConfig;
+import org.edgelab.origin.OriginServer;
+import org.edgelab.origin.OriginStats;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StorageEngines;
+
+/**
+ * The {@code embedded} target, the default: a synthetic origin, a store of the build's engine and a
+ * cache server in front of it, all in the runner's JVM on ephemeral loopback ports (for the {@code none}
+ * baseline, the origin alone). Needs nothing installed. The server's CPU time cannot be told apart from
+ * the load generator's here, so the runner derives it (JVM total minus the load generator's event
+ * loops; it includes the origin). Stateless and thread-safe.
+ */
+public final class EmbeddedTarget implements Target {
+
+    /** The method label of CPU figures on this target. */
+    public static final String CPU_METHOD = "embedded-shared-jvm";
+
+    @Override
+    public String name() {
+        return "embedded";
+    }
+
+    @Override
+    public String description() {
+        return "origin and cache in the runner's JVM on loopback (the default; needs nothing installed)";
+    }
+
+    @Override
+    public void validate(ServerBuild build) {
+        if (!build.targetSettings().isEmpty()) {
+            throw new BuildValidationException("target_settings", "the embedded target takes no target settings, got "
+                    + build.targetSettings().keySet());
+        }
+        EdgeLabBuilds.validate(build);
+    }
+
+    @Override
+    public Optional<String> unavailableReason(ServerBuild build) {
+        return EdgeLabBuilds.unavailableReason(build);
+    }
+
+    @Override
+    public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
+        OriginServer origin = OriginServer.start(OriginConfig.builder().host("127.0.0.1").port(0).build());
+        if (build.engine().equals(Descriptor.NO_CACHE)) {
+            return new Running(origin, null, null);
+        }
+        ObjectStore store = null;
+        try {
+            Files.createDirectories(context.storeDir());
+            store = StorageEngines.open(build.engine(), EngineSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
+            CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost("127.0.0.1").port(0)
+                    .origin(origin.baseUri()).build(), store);
+            return new Running(origin, store, cache);
+        } catch (IOException | RuntimeException e) {
+            if (store != null) {
+                store.close();
+            }
+            origin.close();
+            throw e;
+        }
+    }
+
+    /** Origin, store and cache of one cell; closes them in reverse order. Counters are thread-safe. */
+    private static final class Running implements RunningTarget {
+        private final OriginServer origin;
+        private final ObjectStore store;
+        private final CacheServer cache;
+
+        Running(OriginServer origin, ObjectStore store, CacheServer cache) {
+            this.origin = origin;
+            this.store = store;
+            this.cache = cache;
+        }
+
+        @Override
+        public URI clientUri() {
+            return cache == null ? origin.baseUri() : URI.create("http://127.0.0.1:" + cache.port());
+        }
+
+        @Override
+        public ServerCounters counters() {
+            if (cache == null) {
+                OriginStats stats = origin.stats();
+                return new ServerCounters(stats.requests(), -1, -1, stats.bytesSent(), 0);
+            }
+            CacheStats.Snapshot s = cache.stats().snapshot(store);
+            return new ServerCounters(s.requests(), s.hits(), s.misses(), s.bytesToClients(), s.bytesFromOrigin());
+        }
+
+        @Override
+        public CpuSample cpu() {
+            return new CpuSample(Double.NaN, CPU_METHOD);
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (cache != null) {
+                    cache.close();
+                }
+            } finally {
+                try {
+                    if (store != null) {
+                        store.close();
+                    }
+                } catch (IOException e) {
+                    System.getLogger(EmbeddedTarget.class.getName()).log(System.Logger.Level.WARNING, "closing the store: " + e.getMessage());
+                } finally {
+                    origin.close();
+                }
+            }
+        }
+    }
+}
