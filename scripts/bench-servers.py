@@ -10,6 +10,10 @@ run to a CSV. Loopback only. Needs wrk and nginx (apt-get install wrk nginx-ligh
 
   scripts/bench-servers.py --sizes 100KiB,10MiB --duration 15 --runs 3 --connections 100
   scripts/bench-servers.py --clients wrk,edgelab     # the load generator beside wrk, same servers, same run
+  scripts/bench-servers.py --clients wrk2,edgelab --rate 4000 --duration 30
+      # latency at one fixed arrival rate: wrk2 (-R, corrected for coordinated omission) beside
+      # `edgelab load --rate` (open loop, latency from each request's intended start); wrk2 is not a
+      # Debian package: build it from github.com/giltene/wrk2 and pass --wrk2 PATH
 
 For the edgelab client, client CPU is the loadgen's own process CPU over the measured run (it
 excludes JVM start-up); for wrk it is wrk's whole process. Both verify nothing but lengths,
@@ -59,19 +63,20 @@ def nginx_pids(pidfile):
 
 
 def parse_summary(out):
-    """Reads the figures both clients print in wrk's format: req/s, bytes read, p50 and p99."""
+    """Reads the figures the clients print in wrk's format: req/s, bytes read, p50, p90 and p99 (wrk2 prints 50.000%)."""
     def latency(label):
-        m = re.search(rf"^\s+{label}%\s+([0-9.]+)(us|ms|s)\b", out, re.M)
-        return float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)]
+        m = re.search(rf"^\s*{label}(?:\.0+)?%\s+([0-9.]+)(us|ms|s|m)\b", out, re.M)
+        return float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[m.group(2)]
     m = re.search(r"(\d+) requests in [0-9.]+\w+, ([0-9.]+)(B|KB|MB|GB|TB) read", out)
     read_bytes = float(m.group(2)) * {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}[m.group(3)]
     return {"req_per_s": float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1)), "bytes_read": read_bytes,
-            "p50_ms": latency("50"), "p99_ms": latency("99"), "raw": out}
+            "p50_ms": latency("50"), "p90_ms": latency("90"), "p99_ms": latency("99"), "raw": out}
 
 
-def wrk(url, connections, threads, duration, timeout):
-    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", f"{timeout}s",
-                          "--latency", url], capture_output=True, text=True, check=True).stdout
+def wrk(url, connections, threads, duration, timeout, binary="wrk", rate=None):
+    out = subprocess.run([binary, f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", f"{timeout}s",
+                          "--latency"] + ([f"-R{rate}"] if rate else []) + [url],
+                         capture_output=True, text=True, check=True).stdout
     r = parse_summary(out)
     errors = re.search(r"Socket errors: (.*)", out)
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -79,9 +84,9 @@ def wrk(url, connections, threads, duration, timeout):
     return r
 
 
-def edgelab_load(url, connections, threads, duration, timeout):
+def edgelab_load(url, connections, threads, duration, timeout, rate=None):
     out = subprocess.run([os.path.join(ROOT, "edgelab"), "load", url, f"-c{connections}", f"-t{threads}",
-                          f"-d{duration}s", "--timeout", f"{timeout}s", "--latency"],
+                          f"-d{duration}s", "--timeout", f"{timeout}s", "--latency"] + (["--rate", str(rate)] if rate else []),
                          capture_output=True, text=True, check=True).stdout
     r = parse_summary(out)
     errors = re.search(r"Errors:\s*(.*)", out)
@@ -101,9 +106,18 @@ def main():
     ap.add_argument("--cache-java-opts", default="")
     ap.add_argument("--cache-io-threads", default="0", help="the cache's --io-threads (0: its default)")
     ap.add_argument("--nginx-workers", default="auto")
-    ap.add_argument("--clients", default="wrk", help="comma-separated: wrk, edgelab")
+    ap.add_argument("--clients", default="wrk", help="comma-separated: wrk, wrk2, edgelab")
+    ap.add_argument("--rate", type=int, default=None,
+                    help="fixed arrival rate (req/s) for wrk2 and edgelab (open loop); wrk refuses it")
+    ap.add_argument("--wrk2", default=shutil.which("wrk2") or "/tmp/wrk2/wrk", help="path of the wrk2 binary")
     ap.add_argument("--csv", default=os.path.join(ROOT, "results", "bench-servers.csv"))
     args = ap.parse_args()
+    if args.rate and "wrk" in args.clients.split(","):
+        raise SystemExit("bench: wrk has no fixed rate; with --rate use --clients wrk2,edgelab")
+    if "wrk2" in args.clients.split(",") and not args.rate:
+        raise SystemExit("bench: wrk2 needs --rate")
+    if "wrk2" in args.clients.split(",") and not os.access(args.wrk2, os.X_OK):
+        raise SystemExit(f"bench: no wrk2 at {args.wrk2}: build github.com/giltene/wrk2 and pass --wrk2 PATH")
     for tool in ("wrk", "nginx"):
         if not shutil.which(tool) and not os.path.exists(f"/usr/sbin/{tool}"):
             raise SystemExit(f"bench: {tool} is missing: apt-get install {'wrk' if tool == 'wrk' else 'nginx-light'}")
@@ -170,27 +184,28 @@ http {{
                     url = f"http://127.0.0.1:{port}{paths[size]}"
                     wrk(url, args.connections, args.threads, 2, 10)  # short warm-up of the server
                     before = cpu_seconds(pids())
-                    if client == "wrk":
-                        started = time.time()
+                    if client in ("wrk", "wrk2"):
                         proc_before = os.times()
-                        r = wrk(url, args.connections, args.threads, args.duration, 10)
+                        r = wrk(url, args.connections, args.threads, args.duration, 10,
+                                binary=args.wrk2 if client == "wrk2" else "wrk", rate=args.rate)
                         proc_after = os.times()
                         r["client_cpu_s"] = (proc_after.children_user + proc_after.children_system
                                              - proc_before.children_user - proc_before.children_system)
                     else:
-                        r = edgelab_load(url, args.connections, args.threads, args.duration, 10)
+                        r = edgelab_load(url, args.connections, args.threads, args.duration, 10, rate=args.rate)
                     cpu = cpu_seconds(pids()) - before
                     gb = r["bytes_read"] / 1e9
                     row = {"server": name, "client": client, "size_bytes": size, "run": run, "connections": args.connections,
                            "duration_s": args.duration, "req_per_s": r["req_per_s"],
-                           "mb_per_s": r["bytes_read"] / 1e6 / args.duration, "p50_ms": r["p50_ms"], "p99_ms": r["p99_ms"],
+                           "rate": args.rate or "", "mb_per_s": r["bytes_read"] / 1e6 / args.duration,
+                           "p50_ms": r["p50_ms"], "p90_ms": r["p90_ms"], "p99_ms": r["p99_ms"],
                            "server_cpu_s": round(cpu, 2), "cpu_s_per_gb": round(cpu / gb, 3) if gb else None,
                            "client_cpu_s": round(r["client_cpu_s"], 2),
                            "client_cpu_s_per_gb": round(r["client_cpu_s"] / gb, 3) if gb else None,
                            "socket_errors": r["socket_errors"], "non2xx": r["non2xx"]}
                     rows.append(row)
                     print(f"{name:15} {client:8} {size:>9} B run {run}: {row['req_per_s']:>9.0f} req/s {row['mb_per_s']:>8.0f} MB/s "
-                          f"p50 {row['p50_ms']:.2f} ms p99 {row['p99_ms']:.2f} ms server cpu {row['cpu_s_per_gb']} s/GB "
+                          f"p50 {row['p50_ms']:.2f} ms p90 {row['p90_ms']:.2f} ms p99 {row['p99_ms']:.2f} ms server cpu {row['cpu_s_per_gb']} s/GB "
                           f"client cpu {row['client_cpu_s_per_gb']} s/GB "
                           f"{row['socket_errors']} non2xx={row['non2xx']}", flush=True)
         os.makedirs(os.path.dirname(args.csv), exist_ok=True)
@@ -200,15 +215,34 @@ http {{
             w.writerows(rows)
         print(f"\nMedians of {args.runs} runs, {args.connections} connections, wrk -t{args.threads}, {args.duration}s each "
               f"(all runs in {args.csv}):\n")
-        print("| object | server | client | req/s | MB/s | p50 ms | p99 ms | server CPU s/GB | client CPU s/GB |")
-        print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+        print("| object | server | client | req/s | MB/s | p50 ms | p90 ms | p99 ms | server CPU s/GB | client CPU s/GB |")
+        print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
         for size in sizes:
             for name in servers:
                 for client in clients:
                     rs = [r for r in rows if r["server"] == name and r["size_bytes"] == size and r["client"] == client]
                     med = lambda k: statistics.median(r[k] for r in rs)
                     print(f"| {size} B | {name} | {client} | {med('req_per_s'):.0f} | {med('mb_per_s'):.0f} | "
-                          f"{med('p50_ms'):.2f} | {med('p99_ms'):.2f} | {med('cpu_s_per_gb'):.3f} | {med('client_cpu_s_per_gb'):.3f} |")
+                          f"{med('p50_ms'):.2f} | {med('p90_ms'):.2f} | {med('p99_ms'):.2f} | {med('cpu_s_per_gb'):.3f} | {med('client_cpu_s_per_gb'):.3f} |")
+        if "edgelab" in clients and len(clients) > 1:
+            base = [c for c in clients if c != "edgelab"][0]
+            keys = ["req_per_s", "client_cpu_s_per_gb", "p50_ms", "p90_ms", "p99_ms"]
+            print(f"\nedgelab load / {base}, median of per-run ratios (runs in brackets):\n")
+            print("| object | server | " + " | ".join(keys) + " |")
+            print("|---|---|" + "---:|" * len(keys))
+            for size in sizes:
+                for name in servers:
+                    cells = []
+                    for k in keys:
+                        ratios = []
+                        for run in range(1, args.runs + 1):
+                            pick = lambda c: next(r for r in rows if r["server"] == name and r["size_bytes"] == size
+                                                  and r["client"] == c and r["run"] == run)
+                            a, b = pick("edgelab")[k], pick(base)[k]
+                            if a is not None and b:
+                                ratios.append(a / b)
+                        cells.append(f"{statistics.median(ratios):.2f}x ({', '.join(f'{x:.2f}' for x in ratios)})" if ratios else "")
+                    print(f"| {size} B | {name} | " + " | ".join(cells) + " |")
     finally:
         pidfile = os.path.join(work, "nginx.pid")
         if os.path.exists(pidfile):

@@ -93,6 +93,18 @@ class LoadRunnerOriginTest {
     }
 
     @Test
+    void chunkedBodiesAreParsedAndVerified() throws Exception {
+        LoadResult good = LoadRunner.run(config("/objects/300KB/chunked-a?chunked=true").requests(30).build());
+        assertThat(good.counters().goodResponses()).isEqualTo(30);
+        assertThat(good.counters().goodBytes()).isEqualTo(30 * 300_000L);
+        assertThat(good.counters().totalErrors()).isZero();
+        LoadResult corrupt = LoadRunner.run(config("/objects/300KB/chunked-b?chunked=true&corrupt-at=250000").requests(10).build());
+        assertThat(corrupt.errors(ErrorClass.INTEGRITY)).isEqualTo(10);
+        LoadResult cut = LoadRunner.run(config("/objects/300KB/chunked-c?chunked=true&reset-after=1000").requests(10).build());
+        assertThat(cut.errors(ErrorClass.TRUNCATED)).isEqualTo(10);
+    }
+
+    @Test
     void resetMidBodyIsTruncation() throws Exception {
         LoadResult r = LoadRunner.run(config("/objects/64KB/reset-a?reset-after=1000").requests(40).build());
         assertThat(r.errors(ErrorClass.TRUNCATED)).isEqualTo(40);

@@ -13,13 +13,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseDecoder;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LoopMetrics;
@@ -44,6 +37,7 @@ public final class DrivenConnection extends ChannelInboundHandlerAdapter {
     private final boolean verify;
     private final RequestSlot slot = new RequestSlot();
     private final ResponseCheck check = new ResponseCheck();
+    private final ResponseParser parser = new ResponseParser(new Events());
 
     private Channel channel;
     private boolean stopped;
@@ -71,17 +65,6 @@ public final class DrivenConnection extends ChannelInboundHandlerAdapter {
                         if (!link.isNone()) {
                             p.addLast("link", new LinkEmulator(link));
                         }
-                        p.addLast("tap", new ChannelInboundHandlerAdapter() {
-                            @Override
-                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                                if (msg instanceof ByteBuf buf) {
-                                    metrics.bytesRead += buf.readableBytes();
-                                }
-                                ctx.fireChannelRead(msg);
-                            }
-                        });
-                        p.addLast("decoder", new HttpResponseDecoder(new HttpDecoderConfig().setMaxChunkSize(1 << 20)
-                                .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false))));
                         p.addLast("connection", self);
                     }
                 });
@@ -127,12 +110,14 @@ public final class DrivenConnection extends ChannelInboundHandlerAdapter {
         headersSeen = false;
         sentNanos = System.nanoTime();
         metrics.sent++;
+        parser.expectResponse();
         channel.writeAndFlush(RequestEncoder.encode(channel.alloc(), slot, host), channel.voidPromise());
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        parser.reset();
         metrics.connects++;
         if (stopped) {
             ctx.close();
@@ -144,39 +129,64 @@ public final class DrivenConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf buf)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
         try {
+            metrics.bytesRead += buf.readableBytes();
+            parser.feed(buf);
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** What the parser finds in this connection's response, on its event loop. */
+    private final class Events implements ResponseParser.Listener {
+        @Override
+        public void onHead(int status, boolean keepAlive, long contentLength, String xCache, String contentRange) {
+            if (inFlight) {
+                headersSeen = true;
+                check.onHead(status, keepAlive, contentLength, xCache, contentRange, slot, verify);
+            }
+        }
+
+        @Override
+        public void onBody(ByteBuf buf) {
+            if (inFlight) {
+                metrics.bodyBytes += check.onBody(buf);
+            }
+        }
+
+        @Override
+        public void onEnd() {
             if (!inFlight) {
                 return;
             }
-            if (msg instanceof HttpResponse response) {
-                headersSeen = true;
-                if (response.decoderResult().isFailure()) {
-                    end(ErrorClass.INTEGRITY, true);
-                    return;
-                }
-                check.onHeaders(response, slot, verify);
+            metrics.completed++;
+            int c = check.status() / 100;
+            metrics.statusClasses[c >= 1 && c <= 5 ? c : 0]++;
+            ErrorClass error = check.verdict();
+            if (error == null && c == 2) {
+                metrics.goodResponses++;
+                metrics.goodBytes += check.bodyReceived();
             }
-            if (msg instanceof HttpContent content) {
-                metrics.bodyBytes += check.onBody(content.content());
-                if (msg instanceof LastHttpContent) {
-                    metrics.completed++;
-                    int c = check.status() / 100;
-                    metrics.statusClasses[c >= 1 && c <= 5 ? c : 0]++;
-                    ErrorClass error = check.verdict();
-                    if (error == null && c == 2) {
-                        metrics.goodResponses++;
-                        metrics.goodBytes += check.bodyReceived();
-                    }
-                    end(error, !check.keepAlive());
-                }
+            end(error, !check.keepAlive());
+        }
+
+        @Override
+        public void onMalformed(String reason) {
+            if (inFlight) {
+                end(ErrorClass.INTEGRITY, true);
             }
-        } finally {
-            ReferenceCountUtil.release(msg);
         }
     }
 
     private void end(ErrorClass error, boolean close) {
         inFlight = false;
+        if (close) {
+            parser.abandon();
+        }
         if (error != null) {
             metrics.error(error);
         }
@@ -206,6 +216,9 @@ public final class DrivenConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (inFlight && parser.endsAtClose()) {
+            parser.onClose(); // a body delimited by the close ended normally
+        }
         channel = null;
         if (inFlight && !stopped) {
             inFlight = false;

@@ -11,13 +11,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseDecoder;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LoopMetrics;
@@ -44,8 +37,8 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     private final byte[] hostHeader;
     private final LinkEmulation link;
     private final RequestSlot slot = new RequestSlot();
-    private final ByteTap tap = new ByteTap();
     private final ResponseCheck check = new ResponseCheck();
+    private final ResponseParser parser = new ResponseParser(new Events());
 
     private Channel channel;
     private boolean finished;
@@ -73,11 +66,6 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
                 if (!HttpConnection.this.link.isNone()) {
                     p.addLast("link", new LinkEmulator(HttpConnection.this.link));
                 }
-                p.addLast("tap", tap);
-                p.addLast("decoder", new HttpResponseDecoder(new HttpDecoderConfig()
-                        .setMaxChunkSize(1 << 20)
-                        .setMaxHeaderSize(16384)
-                        .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false))));
                 p.addLast("connection", HttpConnection.this);
             }
         });
@@ -116,6 +104,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        parser.reset();
         metrics.connects++;
         if (finished || run.stopping()) {
             finish();
@@ -203,35 +192,25 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         awaitingFirstByte = true;
         headersSeen = false;
         metrics.sent++;
+        parser.expectResponse();
         ch.writeAndFlush(RequestEncoder.encode(ch.alloc(), slot, hostHeader), ch.voidPromise());
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf buf)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
         try {
-            if (!inFlight) {
-                return; // an answer we no longer wait for (after a timeout) or did not ask for
+            metrics.bytesRead += buf.readableBytes();
+            if (awaitingFirstByte) {
+                awaitingFirstByte = false;
+                firstByteNanos = System.nanoTime();
             }
-            if (msg instanceof HttpResponse response) {
-                if (response.decoderResult().isFailure()) {
-                    failRequest(ErrorClass.INTEGRITY);
-                    return;
-                }
-                headersSeen = true;
-                check.onHeaders(response, slot, run.verify());
-            }
-            if (msg instanceof HttpContent content) {
-                if (content.decoderResult().isFailure()) {
-                    failRequest(ErrorClass.INTEGRITY);
-                    return;
-                }
-                metrics.bodyBytes += check.onBody(content.content());
-                if (msg instanceof LastHttpContent) {
-                    onEnd();
-                }
-            }
+            parser.feed(buf); // ignores bytes when no response is expected (after a timeout, say)
         } finally {
-            ReferenceCountUtil.release(msg);
+            buf.release();
         }
     }
 
@@ -268,6 +247,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     }
 
     private void failRequest(ErrorClass type) {
+        parser.abandon();
         inFlight = false;
         metrics.error(type);
         channel.close();
@@ -291,6 +271,9 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (inFlight && parser.endsAtClose()) {
+            parser.onClose(); // a body delimited by the close ended normally
+        }
         if (inFlight) {
             inFlight = false;
             if (run.stopping()) {
@@ -326,23 +309,36 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         run.connectionFinished();
     }
 
-    /** Counts every byte read and stamps the first byte of each response; sits before the decoder. */
-    private final class ByteTap extends ChannelInboundHandlerAdapter {
+    /** What the parser finds in this connection's response, on its event loop. */
+    private final class Events implements ResponseParser.Listener {
         @Override
-        public boolean isSharable() {
-            return true;
+        public void onHead(int status, boolean keepAlive, long contentLength, String xCache, String contentRange) {
+            if (!inFlight) {
+                return;
+            }
+            headersSeen = true;
+            check.onHead(status, keepAlive, contentLength, xCache, contentRange, slot, run.verify());
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof ByteBuf buf) {
-                metrics.bytesRead += buf.readableBytes();
-                if (awaitingFirstByte) {
-                    awaitingFirstByte = false;
-                    firstByteNanos = System.nanoTime();
-                }
+        public void onBody(ByteBuf buf) {
+            if (inFlight) {
+                metrics.bodyBytes += check.onBody(buf);
             }
-            ctx.fireChannelRead(msg);
+        }
+
+        @Override
+        public void onEnd() {
+            if (inFlight) {
+                HttpConnection.this.onEnd();
+            }
+        }
+
+        @Override
+        public void onMalformed(String reason) {
+            if (inFlight) {
+                failRequest(ErrorClass.INTEGRITY);
+            }
         }
     }
 }

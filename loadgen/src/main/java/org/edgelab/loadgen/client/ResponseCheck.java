@@ -1,10 +1,6 @@
 package org.edgelab.loadgen.client;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.util.AsciiString;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.workload.RequestSlot;
 import org.edgelab.origin.content.ContentVerifier;
@@ -18,9 +14,6 @@ import org.edgelab.origin.content.ContentVerifier;
  * <p>Not thread-safe: confined to its connection's event loop.
  */
 final class ResponseCheck {
-    private static final AsciiString X_CACHE = AsciiString.cached("x-cache");
-    private static final AsciiString CONTENT_RANGE = AsciiString.cached("content-range");
-
     private boolean failed;
     private boolean keepAlive;
     private boolean hasXCache;
@@ -30,18 +23,16 @@ final class ResponseCheck {
     private long expectedBody;
     private ContentVerifier verifier;
 
-    /** Starts checking the response to {@code slot}; {@code verify} enables byte verification. */
-    void onHeaders(HttpResponse response, RequestSlot slot, boolean verify) {
+    /** Starts checking the response to {@code slot} from its parsed head; {@code verify} enables byte verification. */
+    void onHead(int status, boolean keepAlive, long contentLength, String xCache, String contentRange,
+                RequestSlot slot, boolean verify) {
         failed = false;
         bodyReceived = 0;
         verifier = null;
-        status = response.status().code();
-        HttpHeaders headers = response.headers();
-        keepAlive = HttpUtil.isKeepAlive(response);
-        String xCache = headers.get(X_CACHE);
+        this.status = status;
+        this.keepAlive = keepAlive;
         hasXCache = xCache != null;
         hit = xCache != null && xCache.regionMatches(true, 0, "HIT", 0, 3);
-        long contentLength = HttpUtil.getContentLength(response, -1L);
         expectedBody = contentLength;
         if (status < 200 || status >= 300) {
             return;
@@ -52,7 +43,7 @@ final class ResponseCheck {
                 failed = true; // a range nobody asked for
                 return;
             }
-            long[] r = ContentRange.parse(headers.get(CONTENT_RANGE));
+            long[] r = ContentRange.parse(contentRange);
             long wantedEnd = slot.objectSize >= 0 ? Math.min(slot.rangeEnd, slot.objectSize - 1) : slot.rangeEnd;
             if (r == null || r[0] != slot.rangeStart || r[1] != wantedEnd
                     || (slot.objectSize >= 0 && r[2] >= 0 && r[2] != slot.objectSize)) {
