@@ -1,0 +1,33 @@
+package org.edgelab.experiments.target;
+
+import java.io.IOException;
+import java.net.URI;
+
+/**
+ * An origin and a server started by a {@link Target} for one cell: where clients send requests, the
+ * server's own counters, and the CPU time of the processes under test. {@link #close()} stops everything
+ * it started and removes what it wrote outside the cell's folders, also after a failure. Implementations
+ * are thread-safe for {@link #counters()} and {@link #cpu()}; start and close happen on one thread.
+ */
+public interface RunningTarget extends AutoCloseable {
+
+    /** The base URI clients send requests to (loopback). */
+    URI clientUri();
+
+    /** The server's counters since it started (hits and misses -1 when the server cannot tell). */
+    ServerCounters counters() throws IOException;
+
+    /** CPU seconds used so far by the processes under test, and how they were measured. */
+    CpuSample cpu() throws IOException;
+
+    /**
+     * Whether the bodies clients receive are EdgeLab's synthetic content (so every byte can be checked);
+     * false only for a foreign origin, where lengths and Content-Range are still checked.
+     */
+    default boolean syntheticContent() {
+        return true;
+    }
+
+    @Override
+    void close();
+}

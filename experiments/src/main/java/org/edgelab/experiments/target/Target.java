@@ -1,0 +1,42 @@
+package org.edgelab.experiments.target;
+
+import java.io.IOException;
+import java.util.Optional;
+import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.plugin.NamedPlugin;
+
+/**
+ * Where the systems under test of one server build run ({@code embedded}, {@code process},
+ * {@code container}, {@code external}, or a peer such as {@code varnish}): a plugin, found by name
+ * through {@link Targets}, that checks a build and starts an origin and a server for it on loopback.
+ * Implementations are stateless and thread-safe; what they start is a {@link RunningTarget}.
+ */
+public interface Target extends NamedPlugin {
+
+    /** One line for {@code edgelab list} and error messages. */
+    String description();
+
+    /**
+     * Checks a build written for this target without starting anything; throws
+     * {@link BuildValidationException} naming the field ({@code engine}, {@code settings} or
+     * {@code target_settings}) and what is wrong with it. Called while the descriptor loads.
+     */
+    void validate(ServerBuild build);
+
+    /**
+     * Whether the build can run on this machine now: empty if so, otherwise a message that says what is
+     * missing and how to get it (for a missing binary, the Debian package to install). Cheap.
+     */
+    Optional<String> unavailableReason(ServerBuild build);
+
+    /**
+     * Starts an origin and the server of {@code build} and returns once the server answers on loopback.
+     * On failure, stops whatever it started before throwing.
+     */
+    RunningTarget start(ServerBuild build, TargetContext context) throws IOException;
+
+    /** Whether the build keeps objects on disk (the power model counts the profile's disks as active). */
+    default boolean usesDisk(ServerBuild build) {
+        return EdgeLabBuilds.usesDisk(build);
+    }
+}
