@@ -133,6 +133,19 @@ final class Layout {
         return pages * pageSize - PAGE_HEADER;
     }
 
+    /**
+     * Returns whether LMDB stores a value of {@code valueBytes} on its own run of overflow pages,
+     * which stay where they are until that value is deleted or overwritten (copy-on-write copies
+     * only branch and leaf pages; {@code mdb_ovpage_free} runs only on delete, overwrite and drop).
+     * LMDB moves a value out of its leaf when node header + key + value exceed {@code me_nodemax}
+     * = ((pageSize - 16) / 2 rounded down to even) - 2, which is below half a page, so every value of
+     * at least half a page qualifies (conservative by about 30 bytes). Smaller values live inside
+     * leaf pages, which any later write to a neighbouring key may copy and free.
+     */
+    static boolean onOverflowPages(int valueBytes, int pageSize) {
+        return valueBytes >= pageSize / 2;
+    }
+
     static int chunkCount(long length, int chunkSize) {
         return (int) ((length + chunkSize - 1) / chunkSize);
     }

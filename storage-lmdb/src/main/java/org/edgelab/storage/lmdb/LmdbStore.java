@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.MetadataCodec;
@@ -59,7 +60,9 @@ import org.lmdbjava.Txn;
  * policy; a byte budget below the map size (map bytes estimated per value, see
  * {@link Layout#valueFootprint}) is enforced by evicting ahead of writes, and a full map is
  * handled by evicting and retrying in the writer thread. One {@link WriteBatcher} thread does all
- * writes; readers copy out of the map in short pooled read transactions and never wait for it.
+ * writes; readers never wait for it, and no read transaction outlives the call that opened it:
+ * reads copy out of the map in short pooled transactions, and views lend chunks whose pages stay
+ * put while the reader pins the body (see {@link #pinnedChunk}).
  * Persistence comes from LMDB's copy-on-write commits: at open, records that do not add up are
  * dropped and chunks without a committed record (a write cut short) are deleted.
  * Thread-safe: any method may be called from any thread.
@@ -90,6 +93,10 @@ final class LmdbStore implements ObjectStore {
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong nextId = new AtomicLong(1);
     private final StoreCounters counters = new StoreCounters();
+    /** Chunks looked up for views and lent as map memory (no copy). */
+    private final LongAdder viewChunksLent = new LongAdder();
+    /** Chunks looked up for views and copied (values small enough to live in leaf pages). */
+    private final LongAdder viewChunksCopied = new LongAdder();
     private final Object closeLock = new Object();
     private volatile boolean closed;
     /** Chunks of writes cut short (no committed record) deleted when the store opened. */
@@ -458,21 +465,35 @@ final class LmdbStore implements ObjectStore {
         return copied;
     }
 
-    /** Returns a read-only view of the map from {@code position} within one chunk, or null if the chunk is gone. */
-    ByteBuffer chunkView(ReadTxnPool.Slot slot, StoredEntry e, long position, int maxLength) {
-        int chunk = (int) (position / e.chunkSize);
-        int offset = (int) (position % e.chunkSize);
+    /**
+     * Returns chunk {@code chunk} of the committed body {@code e}, which the caller keeps pinned,
+     * as a read-only buffer that stays valid and unchanged while the pin is held, or null if the
+     * chunk is missing. The read transaction ends before this returns: a chunk on overflow pages
+     * (every full chunk) is lent as map memory, since LMDB frees those pages only when the chunk
+     * is deleted and this engine deletes a body's chunks only after its last reader unpinned it;
+     * a value small enough to live in a leaf page (at most an object's last chunk, under half a
+     * page), which later writes may copy and free, is copied onto the heap instead.
+     */
+    ByteBuffer pinnedChunk(StoredEntry e, int chunk) {
+        ReadTxnPool.Slot slot = readers.acquire();
         try {
             ByteBuffer v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
-            if (v == null || v.remaining() <= offset) {
+            if (v == null) {
                 return null;
             }
-            int n = (int) Math.min(maxLength, Math.min(v.remaining() - offset, e.readableLength() - position));
-            counters.bytesRead.add(n);
-            return v.slice(v.position() + offset, n).asReadOnlyBuffer();
+            if (Layout.onOverflowPages(v.remaining(), pageSize)) {
+                viewChunksLent.increment();
+                return v.slice().asReadOnlyBuffer();
+            }
+            ByteBuffer copy = ByteBuffer.allocate(v.remaining());
+            copy.put(v.duplicate()).flip();
+            viewChunksCopied.increment();
+            return copy.asReadOnlyBuffer();
         } catch (LmdbException ex) {
             LOG.log(Level.WARNING, "view of '" + e.key + "' failed: " + ex);
             return null;
+        } finally {
+            readers.release(slot);
         }
     }
 
@@ -577,6 +598,9 @@ final class LmdbStore implements ObjectStore {
         extra.put("writeBatches", batcher.batches());
         extra.put("mapFullRetries", batcher.mapFullRetries());
         extra.put("readTxnsInUse", readers.inUse());
+        extra.put("viewLeases", readers.mapLeases());
+        extra.put("viewChunksLent", viewChunksLent.sum());
+        extra.put("viewChunksCopied", viewChunksCopied.sum());
         extra.put("orphanChunksDeletedAtOpen", orphanChunksDeletedAtOpen);
         extra.put("syncMode", settings.sync().name().toLowerCase(Locale.ROOT));
         if (!closed) {

@@ -12,9 +12,11 @@ import org.edgelab.storage.api.WriteAbortedException;
 
 /**
  * A reader's reference to an object in the LMDB store, committed or still being written. It pins
- * the object's chunks (they are deleted only after the last reference closes). {@link #read}
- * copies out of the map inside a short, pooled read transaction per call, holding no snapshot
- * between calls; {@link #view} lends map memory and holds one snapshot until close. Thread-safe.
+ * the object's chunks (they are deleted only after the last reference closes). Neither read path
+ * holds a read transaction between calls: {@link #read} copies out of the map inside a short,
+ * pooled one per call, and {@link #view} looks a chunk up in one and then lends the chunk's map
+ * memory, which stays put while the pin is held (see {@link LmdbStore#pinnedChunk}); it holds a
+ * map lease so the store does not unmap it before this reference closes. Thread-safe.
  */
 final class LmdbStoredObject implements StoredObject {
 
@@ -22,8 +24,11 @@ final class LmdbStoredObject implements StoredObject {
     private final StoredEntry entry;
     private final ObjectMetadata metadata;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** The read transaction that keeps lent views valid; held from the first view until close. */
-    private ReadTxnPool.Slot viewSlot;
+    /** Whether this reference holds a map lease (from its first view until close). */
+    private boolean mapLeased;
+    /** The index of the chunk last looked up for a view, and that chunk (lent or copied); -1 and null before. */
+    private int viewChunkIndex = -1;
+    private ByteBuffer viewChunk;
 
     LmdbStoredObject(LmdbStore store, StoredEntry entry, ObjectMetadata metadata) {
         this.store = store;
@@ -71,30 +76,46 @@ final class LmdbStoredObject implements StoredObject {
     }
 
     /**
-     * Lends a read-only view of the map for a committed object. The first call opens a read
-     * transaction that this reference holds until it is closed (LMDB keeps the viewed pages
-     * valid only while a transaction that sees them is open), so close promptly: a long-held
-     * snapshot keeps the writer from reusing pages freed after it.
+     * Lends a read-only view, within one chunk, of a committed object. No read transaction is
+     * held after the call, so a view kept for long (a slow client) keeps no snapshot open and
+     * the writer goes on reusing freed pages; the viewed chunk stays put because this reference
+     * pins it. Sequential views of one chunk look it up once.
      */
     @Override
     public synchronized Optional<ByteBuffer> view(long position, int maxLength) {
+        long readable = entry.readableLength();
         if (closed.get() || position < 0 || maxLength <= 0 || entry.status() != StoredEntry.Status.COMPLETE
-                || position >= entry.readableLength()) {
+                || position >= readable) {
             return Optional.empty();
         }
-        if (viewSlot == null) {
-            viewSlot = store.readers().acquire();
+        int chunk = (int) (position / entry.chunkSize);
+        int offset = (int) (position % entry.chunkSize);
+        if (chunk != viewChunkIndex) {
+            if (!mapLeased) {
+                store.readers().leaseMap();
+                mapLeased = true;
+            }
+            viewChunk = store.pinnedChunk(entry, chunk);
+            viewChunkIndex = viewChunk == null ? -1 : chunk;
         }
-        return Optional.ofNullable(store.chunkView(viewSlot, entry, position, maxLength));
+        if (viewChunk == null || viewChunk.limit() <= offset) {
+            // A missing or short chunk: read() reports the damage.
+            return Optional.empty();
+        }
+        int n = (int) Math.min(maxLength, Math.min(viewChunk.limit() - offset, readable - position));
+        store.counters().bytesRead.add(n);
+        return Optional.of(viewChunk.slice(offset, n));
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             synchronized (this) {
-                if (viewSlot != null) {
-                    store.readers().release(viewSlot);
-                    viewSlot = null;
+                viewChunk = null;
+                viewChunkIndex = -1;
+                if (mapLeased) {
+                    mapLeased = false;
+                    store.readers().releaseMap();
                 }
             }
             entry.unpin();

@@ -12,8 +12,9 @@ import org.lmdbjava.Txn;
 /**
  * Read transactions for any thread (the environment is opened with {@code MDB_NOTLS}): a reader
  * borrows a slot, whose transaction is renewed on a fresh snapshot, and gives it back, which
- * resets it so it pins no pages. Counts every live transaction so the environment is closed only
- * after the last one ends. Thread-safe.
+ * resets it so it pins no pages. Also counts map leases: references that lent map memory
+ * (views) which may still be read without a transaction. The environment (and so the map) is
+ * closed only after the last transaction and the last lease ended. Thread-safe.
  */
 final class ReadTxnPool {
 
@@ -41,6 +42,7 @@ final class ReadTxnPool {
     private final ConcurrentLinkedQueue<Slot> idle = new ConcurrentLinkedQueue<>();
     private final Semaphore permits;
     private final AtomicInteger active = new AtomicInteger();
+    private final AtomicInteger mapLeases = new AtomicInteger();
     private volatile boolean closing;
 
     ReadTxnPool(Env<ByteBuffer> env, int maxSlots) {
@@ -94,17 +96,40 @@ final class ReadTxnPool {
     }
 
     /**
-     * Refuses new transactions, waits up to {@code timeoutMillis} for those in use to end and
-     * closes the idle ones. Returns false (leaving the environment to be leaked rather than
-     * closed under a live transaction) when some did not end in time.
+     * Takes a map lease: lent map memory may be read until {@link #releaseMap()}, so the
+     * environment stays open (mapped) until then. Holds no transaction and pins no snapshot.
+     */
+    void leaseMap() {
+        mapLeases.incrementAndGet();
+        if (closing) {
+            mapLeases.decrementAndGet();
+            throw new IllegalStateException("the LMDB store is closed");
+        }
+    }
+
+    /** Ends a lease taken by {@link #leaseMap()}. */
+    void releaseMap() {
+        mapLeases.decrementAndGet();
+    }
+
+    /** Returns the number of map leases held. */
+    int mapLeases() {
+        return mapLeases.get();
+    }
+
+    /**
+     * Refuses new transactions and leases, waits up to {@code timeoutMillis} for those in use to
+     * end and closes the idle transactions. Returns false (leaving the environment to be leaked
+     * rather than closed under a live transaction or lent memory) when some did not end in time.
      */
     boolean closeAll(long timeoutMillis) throws InterruptedException {
         closing = true;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (active.get() > 0) {
+        while (active.get() > 0 || mapLeases.get() > 0) {
             if (System.nanoTime() > deadline) {
-                LOG.log(Level.ERROR, active.get() + " LMDB read transactions are still open (unclosed StoredObjects?);"
-                        + " the environment is left open rather than closed under them");
+                LOG.log(Level.ERROR, active.get() + " LMDB read transactions and " + mapLeases.get()
+                        + " references with lent views are still open (unclosed StoredObjects?);"
+                        + " the environment is left open rather than unmapped under them");
                 return false;
             }
             Thread.sleep(1);

@@ -36,10 +36,15 @@
  * <h2>Threads</h2>
  * One writer thread commits batches of writes from every {@link org.edgelab.storage.api.ObjectWriter}
  * (a bounded queue throttles writers that outrun the disk); {@code commit()} returns once the batch
- * holding the object's record, and so all its chunks, has committed. Readers never wait for it: each
+ * holding the object's record, and so all its chunks, has committed. Readers never wait for it, and
+ * no read transaction outlives the call that opened it, however long a reference stays open: each
  * {@code read()} copies out of the map inside a pooled read transaction ({@code MDB_NOTLS}, renewed
- * and reset per call); {@code view()} lends map memory under a transaction the reference holds until
- * it is closed. Bodies of removed or evicted objects stay until their last reader closes. The
- * environment is closed only after every transaction ended.
+ * and reset per call); {@code view()} looks a chunk up in one such transaction, ends it, and lends
+ * the chunk's map memory. That memory stays valid and unchanged until the reference closes because
+ * a full chunk lives on LMDB overflow pages, which LMDB frees only when the chunk is deleted, and a
+ * body's chunks are deleted only after its last reference closed (bodies of removed or evicted
+ * objects stay until then). A value under half a page (at most an object's last chunk) lives in a
+ * leaf page that later writes may copy, so views copy it instead. The environment is closed (the
+ * map unmapped) only after every transaction ended and every reference that lent a view closed.
  */
 package org.edgelab.storage.lmdb;

@@ -17,7 +17,7 @@ import org.edgelab.storage.contract.TestContent;
 /**
  * A smoke comparison of the two read paths on hot objects (not a benchmark: JMH gives figures):
  * (a) lookup + read() copying out of the map in a short transaction into a pooled direct buffer,
- * (b) lookup + view() lending map memory under a transaction held until close, consumed by copying
+ * (b) lookup + view() lending map memory (each chunk looked up in a short transaction), consumed by copying
  * into the same buffer (as a socket write would copy it), and (b0) views not consumed at all.
  * With a second argument {@code fill SYNC}, times single-threaded writes of new objects instead.
  * Run by hand: {@code java <lmdb opens> -cp <test class path> org.edgelab.storage.lmdb.ReadPathSmoke [size [fill SYNC]]}.
