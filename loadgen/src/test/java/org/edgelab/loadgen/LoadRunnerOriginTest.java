@@ -1,6 +1,7 @@
 package org.edgelab.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,6 +91,17 @@ class LoadRunnerOriginTest {
         assertThat(r.errors(ErrorClass.INTEGRITY)).isEqualTo(50);
         assertThat(r.counters().goodResponses()).isZero();
         assertThat(r.counters().goodBytes()).isZero();
+    }
+
+    @Test
+    void rangesAtRandomOffsetsOfOneObjectAreVerified() throws Exception {
+        LoadResult r = LoadRunner.run(config("/objects/4MiB/ranges-a").requests(40)
+                .workload(FixedUrlWorkload.randomRanges("/objects/4MiB/ranges-a", 100_000)).build());
+        assertThat(r.counters().goodResponses()).isEqualTo(40);
+        assertThat(r.counters().goodBytes()).isEqualTo(40 * 100_000L);
+        assertThat(r.counters().totalErrors()).isZero();
+        assertThatThrownBy(() -> FixedUrlWorkload.randomRanges("/not/synthetic", 10))
+                .hasMessageContaining("not a synthetic object path");
     }
 
     @Test
