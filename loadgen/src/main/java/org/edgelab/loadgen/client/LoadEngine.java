@@ -105,13 +105,28 @@ public final class LoadEngine {
                     }
                 }, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS));
             }
+            // One task per loop adds and starts all its connections: waiting on a busy loop once per
+            // connection stretched the start of 1000 connections over minutes.
+            List<List<HttpConnection>> fresh = new ArrayList<>();
+            for (int i = 0; i < loops.size(); i++) {
+                fresh.add(new ArrayList<>());
+            }
             for (int c = 0; c < phase.connections(); c++) {
                 int l = c % loops.size();
-                EventLoop loop = loops.get(l);
-                HttpConnection connection = new HttpConnection(control, metrics.get(l), loop, template,
-                        phase.workload().newGenerator(phase.seed() * 1_000_003L + c), host, phase.link());
-                await(loop.submit(() -> connections.get(l).add(connection)));
-                connection.start();
+                fresh.get(l).add(new HttpConnection(control, metrics.get(l), loops.get(l), template,
+                        phase.workload().newGenerator(phase.seed() * 1_000_003L + c), host, phase.link()));
+            }
+            List<io.netty.util.concurrent.Future<?>> started = new ArrayList<>();
+            for (int i = 0; i < loops.size(); i++) {
+                List<HttpConnection> mine = connections.get(i);
+                List<HttpConnection> add = fresh.get(i);
+                started.add(loops.get(i).submit(() -> {
+                    mine.addAll(add);
+                    add.forEach(HttpConnection::start);
+                }));
+            }
+            for (io.netty.util.concurrent.Future<?> f : started) {
+                await(f);
             }
             boolean finished = control.awaitFinished(start + phase.duration().toNanos() - System.nanoTime());
             long elapsed = System.nanoTime() - start;
