@@ -18,10 +18,13 @@ import org.edgelab.loadgen.video.SearchPlan;
 import org.edgelab.loadgen.video.VideoConfig;
 import org.edgelab.loadgen.video.VideoResult;
 import org.edgelab.loadgen.video.VideoRunner;
+import org.edgelab.loadgen.workload.FixedUrlWorkload;
 import org.edgelab.loadgen.workload.ObjectWorkload;
 import org.edgelab.loadgen.workload.TraceWorkload;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
+import org.edgelab.origin.cli.Converters;
+import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
@@ -162,6 +165,11 @@ final class LoadCommand implements Callable<Integer> {
         String prefix = target.getRawPath() == null ? "" : target.getRawPath();
         if (trace != null) {
             b.workload(TraceWorkload.load(trace, prefix, 1.0, traceTimed));
+        } else if (range != null && sizes == null && hitRatio == null && !embedded
+                && SyntheticPaths.parse(prefix).isPresent()) {
+            // ranges of the URL's own object (its size is in its path)
+            String query = target.getRawQuery() == null ? "" : "?" + target.getRawQuery();
+            b.workload(FixedUrlWorkload.randomRanges(prefix + query, range));
         } else if (sizes != null || embedded || hitRatio != null || range != null) {
             ObjectWorkload.Builder w = ObjectWorkload.builder()
                     .pathPrefix(prefix)

@@ -5,13 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.edgelab.origin.content.ContentVerifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -26,13 +21,6 @@ class EdgeLabCliTest {
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
-    }
-
-    private ServeCommand parseServe(String... args) {
-        CommandLine cli = EdgeLab.newCommandLine(args);
-        cli.setOut(new PrintWriter(out, true));
-        CommandLine.ParseResult parsed = cli.parseArgs(args);
-        return (ServeCommand) parsed.subcommand().commandSpec().userObject();
     }
 
     @Test
@@ -60,35 +48,18 @@ class EdgeLabCliTest {
     }
 
     @Test
-    void servesAMissThenAHitInFrontOfTheEmbeddedOrigin() throws Exception {
-        try (ServeCommand.Running running = parseServe("serve", "--port", "0", "--memory", "32m", "--admin-port", "0").start()) {
-            assertThat(out.toString()).contains("embedded synthetic origin", "edgelab cache on " + running.baseUri());
-            HttpClient client = HttpClient.newHttpClient();
-            HttpRequest get = HttpRequest.newBuilder(running.baseUri().resolve("/objects/300KiB/cli-test")).build();
-            HttpResponse<byte[]> first = client.send(get, HttpResponse.BodyHandlers.ofByteArray());
-            HttpResponse<byte[]> second = client.send(get, HttpResponse.BodyHandlers.ofByteArray());
-            assertThat(first.headers().firstValue("X-Cache")).hasValue("MISS");
-            assertThat(second.headers().firstValue("X-Cache")).hasValue("HIT");
-            for (HttpResponse<byte[]> response : java.util.List.of(first, second)) {
-                assertThat(response.body()).hasSize(300 * 1024);
-                ContentVerifier verifier = new ContentVerifier("cli-test", 0);
-                assertThat(verifier.update(java.nio.ByteBuffer.wrap(response.body()))).isTrue();
-            }
-            HttpResponse<String> stats = client.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + running.server().adminPort() + "/stats")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(stats.statusCode()).isEqualTo(200);
-            assertThat(stats.body()).contains("hits");
-        }
+    void serveAndOriginAreRegisteredWithTheirOptions() {
+        assertThat(run("serve", "--help")).isZero();
+        assertThat(out.toString()).contains("--admin-port", "--engine-opt", "--origin");
+        assertThat(run("origin", "--help")).isZero();
+        assertThat(out.toString()).contains("--first-byte-latency", "--faults");
     }
 
     @Test
-    void optionsComeFromTheConfigFileUnlessGivenOnTheCommandLine(@TempDir Path dir) throws Exception {
+    void aConfigFileSuppliesDefaultsToServe(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("serve.properties");
-        Files.writeString(config, "port=0\nmemory=16m\nmax-ranges=3\n");
-        try (ServeCommand.Running running = parseServe("serve", "--config", config.toString(), "--memory", "8m").start()) {
-            assertThat(running.server().port()).isPositive();
-            assertThat(running.store().usage().capacityBytes()).isEqualTo(8L << 20);
-        }
+        Files.writeString(config, "memory=10 MX\n");
+        assertThat(run("serve", "--config", config.toString(), "--port", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown unit 'MX'");
     }
 }

@@ -1,4 +1,4 @@
-package org.edgelab.cli;
+package org.edgelab.cache.cli;
 
 import java.io.PrintWriter;
 import java.net.URI;
@@ -11,6 +11,8 @@ import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
+import org.edgelab.origin.cli.CommandLines;
+import org.edgelab.origin.cli.Converters;
 import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
@@ -22,15 +24,18 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code edgelab serve}: runs the edge cache in front of an origin until interrupted. Without
- * {@code --origin} it starts an embedded synthetic origin on a loopback port, so the cache can be
- * tried with nothing else running. Not reusable: one instance serves one invocation.
+ * {@code edgelab serve}: runs the edge cache in front of an origin until interrupted, printing
+ * {@code edgelab cache on http://HOST:PORT ...} (and {@code admin on http://127.0.0.1:APORT/stats and /metrics}
+ * with {@code --admin-port}) once it listens. Without {@code --origin} it starts an embedded synthetic
+ * origin on a loopback port, so the cache can be tried with nothing else running. Also a program of its
+ * own ({@link #main}) so targets can run the cache in its own JVM. Not reusable: one instance serves one
+ * invocation.
  */
 @Command(name = "serve",
         mixinStandardHelpOptions = true,
         description = {"Run the edge cache server in front of an origin.",
             "Options can also come from a properties file given with --config (keys are the long option names without dashes)."})
-final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
@@ -93,6 +98,11 @@ final class ServeCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /** Runs the cache in this JVM until it is stopped (SIGTERM or Ctrl-C), then exits. */
+    public static void main(String[] args) {
+        System.exit(CommandLines.execute(new ServeCommand(), args));
     }
 
     @Override

@@ -1,4 +1,4 @@
-package org.edgelab.cli;
+package org.edgelab.origin.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -17,14 +17,16 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code edgelab origin}: runs the synthetic origin (or a file server over a directory) until
- * interrupted. Not reusable: one instance serves one invocation.
+ * interrupted, printing {@code edgelab origin on http://HOST:PORT ...} once it listens. Also a program of
+ * its own ({@link #main}) so targets can run the origin in its own JVM. Not reusable: one instance serves
+ * one invocation.
  */
 @Command(name = "origin",
         mixinStandardHelpOptions = true,
         description = {"Run an origin: synthetic objects at /objects/{size}/{id} whose bytes every client can verify,",
             "or the files of a directory with --files. Faults by query: ?status=503, ?reset-after=N,",
             "?first-byte-delay=200ms, ?corrupt-at=N, ?rate=10MiB, ?chunked=true, ?cache-control=..."})
-final class OriginCommand implements Callable<Integer> {
+public final class OriginCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
@@ -57,8 +59,25 @@ final class OriginCommand implements Callable<Integer> {
             description = "Faults for every URL, rules separated by ';', e.g. \"every=10&status=503;first-byte-delay=20ms\".")
     private String faults;
 
+    /** Runs the origin in this JVM until it is stopped (SIGTERM or Ctrl-C), then exits. */
+    public static void main(String[] args) {
+        System.exit(CommandLines.execute(new OriginCommand(), args));
+    }
+
     @Override
     public Integer call() throws Exception {
+        OriginServer server = start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "edgelab-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** Starts the origin and prints where it listens (the caller closes it). */
+    OriginServer start() throws Exception {
         if (files != null && !Files.isDirectory(files)) {
             throw new IllegalArgumentException("--files " + files.toAbsolutePath() + " is not a directory");
         }
@@ -79,12 +98,6 @@ final class OriginCommand implements Callable<Integer> {
                 + (bandwidth == null ? "" : ", " + ByteSize.format(bandwidth) + "/s per response")
                 + ", stats at /_stats");
         out.flush();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "edgelab-shutdown"));
-        stopped.await();
-        return 0;
+        return server;
     }
 }

@@ -1,0 +1,95 @@
+package org.edgelab.cache.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.edgelab.origin.cli.CommandLines;
+import org.edgelab.origin.content.ContentVerifier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ServeCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private CommandLine commandLine(String... args) {
+        CommandLine cli = CommandLines.configure(new CommandLine(new ServeCommand()), args);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli;
+    }
+
+    private int run(String... args) {
+        return commandLine(args).execute(args);
+    }
+
+    private ServeCommand parse(String... args) {
+        CommandLine cli = commandLine(args);
+        cli.parseArgs(args);
+        return cli.getCommand();
+    }
+
+    @Test
+    void anUnknownEngineFailsNamingTheKnownOnes() {
+        assertThat(run("--port", "0", "--engine", "nope")).isEqualTo(2);
+        assertThat(err.toString()).contains("edgelab serve: ", "unknown storage engine 'nope'", "memory");
+    }
+
+    @Test
+    void aBadSizeNamesTheUnit() {
+        assertThat(run("--memory", "10 MX")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown unit 'MX'");
+    }
+
+    @Test
+    void servesAMissThenAHitInFrontOfTheEmbeddedOriginAndPrintsWhereItListens() throws Exception {
+        try (ServeCommand.Running running = parse("--port", "0", "--memory", "32m", "--admin-port", "0").start()) {
+            int adminPort = running.server().adminPort();
+            assertThat(out.toString()).contains("embedded synthetic origin", "edgelab cache on " + running.baseUri() + " -> ",
+                    "admin on http://127.0.0.1:" + adminPort + "/stats and /metrics");
+            HttpClient client = HttpClient.newHttpClient();
+            HttpRequest get = HttpRequest.newBuilder(running.baseUri().resolve("/objects/300KiB/cli-test")).build();
+            HttpResponse<byte[]> first = client.send(get, HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> second = client.send(get, HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(first.headers().firstValue("X-Cache")).hasValue("MISS");
+            assertThat(second.headers().firstValue("X-Cache")).hasValue("HIT");
+            for (HttpResponse<byte[]> response : List.of(first, second)) {
+                assertThat(response.body()).hasSize(300 * 1024);
+                assertThat(new ContentVerifier("cli-test", 0).update(ByteBuffer.wrap(response.body()))).isTrue();
+            }
+            HttpResponse<String> stats = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + adminPort + "/stats")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(stats.statusCode()).isEqualTo(200);
+            assertThat(stats.body()).contains("hits");
+        }
+    }
+
+    @Test
+    void withoutAdminPortNoAdminLineIsPrinted() throws Exception {
+        try (ServeCommand.Running running = parse("--port", "0", "--memory", "8m").start()) {
+            assertThat(running.server().adminPort()).isEqualTo(-1);
+            assertThat(out.toString()).contains("edgelab cache on ").doesNotContain("admin on");
+        }
+    }
+
+    @Test
+    void optionsComeFromTheConfigFileUnlessGivenOnTheCommandLine(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("serve.properties");
+        Files.writeString(config, "port=0\nmemory=16m\nmax-ranges=3\n");
+        try (ServeCommand.Running running = parse("--config", config.toString(), "--memory", "8m").start()) {
+            assertThat(running.server().port()).isPositive();
+            assertThat(running.store().usage().capacityBytes()).isEqualTo(8L << 20);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package org.edgelab.experiments.target;
+
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Command lines that run one of EdgeLab's main classes in a JVM of its own: this JVM's {@code java}
+ * and class path, the {@code --add-opens}/{@code --add-exports} flags this JVM was started with (lmdbjava
+ * needs them), a heap limit, and optionally pinned to CPUs with {@code taskset -c}. Stateless and
+ * thread-safe.
+ */
+final class JvmCommand {
+
+    private JvmCommand() {
+    }
+
+    /** The {@code java} executable of this JVM. */
+    static String javaExecutable() {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        if (Files.isExecutable(java)) {
+            return java.toString();
+        }
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    /**
+     * The command running {@code mainClass} with {@code args}, limited to {@code heapBytes} of heap (0: the
+     * JVM's default) and pinned to {@code cpus} (a {@code taskset -c} list) when present.
+     */
+    static List<String> forMain(String mainClass, long heapBytes, Optional<String> cpus, List<String> args) {
+        List<String> command = new ArrayList<>();
+        cpus.ifPresent(list -> {
+            command.add(findOnPath("taskset").map(Path::toString).orElse("taskset"));
+            command.add("-c");
+            command.add(list);
+        });
+        command.add(javaExecutable());
+        if (heapBytes > 0) {
+            command.add("-Xmx" + Math.max(1, heapBytes >> 20) + "m");
+        }
+        command.addAll(moduleFlags(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        command.add("-cp");
+        command.add(absoluteClassPath(System.getProperty("java.class.path")));
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
+    }
+
+    /**
+     * {@code classPath} with every entry made absolute: children run in the cell's work folder, where
+     * a relative entry (e.g. from {@code java -jar cli/target/edgelab-cli.jar}) would point nowhere.
+     */
+    static String absoluteClassPath(String classPath) {
+        List<String> entries = new ArrayList<>();
+        for (String entry : classPath.split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                entries.add(Path.of(entry).toAbsolutePath().normalize().toString());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    /** The {@code --add-opens} and {@code --add-exports} flags among a JVM's input arguments, in either form. */
+    static List<String> moduleFlags(List<String> inputArguments) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < inputArguments.size(); i++) {
+            String arg = inputArguments.get(i);
+            if (arg.startsWith("--add-opens=") || arg.startsWith("--add-exports=")) {
+                out.add(arg);
+            } else if ((arg.equals("--add-opens") || arg.equals("--add-exports")) && i + 1 < inputArguments.size()) {
+                out.add(arg + "=" + inputArguments.get(++i));
+            }
+        }
+        return out;
+    }
+
+    /** The executable {@code name} on the {@code PATH}, if any. */
+    static Optional<Path> findOnPath(String name) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            if (dir.isEmpty()) {
+                continue;
+            }
+            Path candidate = Path.of(dir, name);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+}

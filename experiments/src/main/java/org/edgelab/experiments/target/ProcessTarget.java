@@ -1,0 +1,238 @@
+package org.edgelab.experiments.target;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import org.edgelab.cache.cli.ServeCommand;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.process.ManagedProcess;
+import org.edgelab.experiments.process.ProcessCpu;
+import org.edgelab.origin.cli.OriginCommand;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.StorageEngines;
+import org.edgelab.units.ByteSize;
+
+/**
+ * The {@code process} target: the synthetic origin and the cache each in a JVM of its own
+ * ({@link OriginCommand} and {@link ServeCommand} on this JVM's class path), on ephemeral loopback ports
+ * read from the lines they print, optionally pinned to CPUs with {@code taskset}. Counters come from the
+ * cache's admin {@code /stats} (the origin's {@code /_stats} for the {@code none} baseline); CPU is the
+ * cache JVM's process tree from {@code /proc} (the origin JVM's for {@code none}), so the load generator
+ * is not counted. Logs go to the cell's work folder. Stateless and thread-safe.
+ *
+ * <p>target_settings: {@code cpus} (e.g. {@code 1} or {@code 0-1}: the cache JVM's CPUs), {@code origin_cpus}
+ * (the origin JVM's), {@code heap} (the cache JVM's -Xmx, default 2g; it also bounds direct memory, where
+ * the memory engine keeps objects), {@code io_threads} (the cache's event loops, default one per core).
+ */
+public final class ProcessTarget implements Target {
+
+    /** The target settings this target understands. */
+    static final Set<String> SETTINGS = Set.of("cpus", "origin_cpus", "heap", "io_threads");
+    /** The cache JVM's heap when {@code heap} is not set. */
+    static final String DEFAULT_HEAP = "2g";
+    /** The origin JVM's heap (it holds no objects: synthetic bodies are generated as they are sent). */
+    static final long ORIGIN_HEAP = 512L << 20;
+    /** Heap and direct memory the cache needs beyond its memory tier (Netty buffers, index, JIT). */
+    static final long HEADROOM = 128L << 20;
+
+    private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
+    private static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://127\\.0\\.0\\.1:(\\d+) ");
+    private static final Pattern ADMIN_LINE = Pattern.compile("admin on http://127\\.0\\.0\\.1:(\\d+)/stats");
+
+    @Override
+    public String name() {
+        return "process";
+    }
+
+    @Override
+    public String description() {
+        return "origin and cache each in its own JVM on loopback, optionally pinned to CPUs"
+                + " (target_settings: cpus, origin_cpus, heap, io_threads)";
+    }
+
+    @Override
+    public void validate(ServerBuild build) {
+        Map<String, String> ts = build.targetSettings();
+        TargetSettings.requireOnly(name(), ts, SETTINGS);
+        for (String key : List.of("cpus", "origin_cpus")) {
+            TargetSettings.get(ts, key).ifPresent(list -> {
+                if (!CPU_LIST.matcher(list).matches()) {
+                    throw new BuildValidationException("target_settings", key + " is a CPU list for taskset -c such as 1, 0-1 or 0,2; got '"
+                            + list + "'");
+                }
+            });
+        }
+        TargetSettings.get(ts, "io_threads").ifPresent(v -> {
+            if (!v.matches("\\d{1,4}")) {
+                throw new BuildValidationException("target_settings", "io_threads is a number of event-loop threads (0: one per core), got '"
+                        + v + "'");
+            }
+        });
+        long heap = heapBytes(build);
+        EdgeLabBuilds.validate(build);
+        memoryTier(build).ifPresent(memory -> {
+            if (memory + HEADROOM > heap) {
+                throw new BuildValidationException("target_settings", "the cache JVM's heap (" + ByteSize.format(heap)
+                        + ", which also bounds the direct memory the memory tier lives in) must exceed the memory capacity ("
+                        + ByteSize.format(memory) + ") by at least " + ByteSize.format(HEADROOM) + "; set target_settings heap, e.g. heap: "
+                        + ((memory + HEADROOM + (1L << 30) - 1) >> 30) + "g");
+            }
+        });
+    }
+
+    private static long heapBytes(ServerBuild build) {
+        String heap = TargetSettings.get(build.targetSettings(), "heap").orElse(DEFAULT_HEAP);
+        long bytes;
+        try {
+            bytes = ByteSize.parse(heap);
+        } catch (IllegalArgumentException e) {
+            throw new BuildValidationException("target_settings", "heap: " + e.getMessage());
+        }
+        if (bytes < (64L << 20)) {
+            throw new BuildValidationException("target_settings", "heap " + heap + " is too small for the cache JVM; at least 64m");
+        }
+        return bytes;
+    }
+
+    /** Bytes of memory the build's engine keeps objects in, for the engines that do (memory, tiered). */
+    private static Optional<Long> memoryTier(ServerBuild build) {
+        String key = switch (build.engine()) {
+            case "memory" -> "capacity";
+            case "tiered" -> "memory-capacity";
+            default -> null;
+        };
+        if (key == null || !StorageEngines.names().contains(build.engine())) {
+            return Optional.empty();
+        }
+        String value = build.settings().get(key);
+        if (value == null) {
+            value = StorageEngines.get(build.engine()).settings().stream().filter(s -> s.name().equals(key))
+                    .map(EngineSettings.Spec::defaultValue).findFirst().orElse(null);
+        }
+        try {
+            return value == null ? Optional.empty() : Optional.of(ByteSize.parse(value));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // the engine's own validation names the bad value
+        }
+    }
+
+    @Override
+    public Optional<String> unavailableReason(ServerBuild build) {
+        Optional<String> engine = EdgeLabBuilds.unavailableReason(build);
+        if (engine.isPresent()) {
+            return engine;
+        }
+        if (!ProcessCpu.available()) {
+            return Optional.of("/proc/<pid>/stat is not readable: the process target measures the servers' CPU time there (Linux only)");
+        }
+        boolean pinned = build.targetSettings().containsKey("cpus") || build.targetSettings().containsKey("origin_cpus");
+        if (pinned && JvmCommand.findOnPath("taskset").isEmpty()) {
+            return Optional.of("taskset not found: apt-get install util-linux");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
+        Map<String, String> ts = build.targetSettings();
+        List<ManagedProcess> started = new ArrayList<>();
+        try {
+            ManagedProcess origin = ManagedProcess.start("origin", JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP,
+                    TargetSettings.get(ts, "origin_cpus"), List.of("--bind", "127.0.0.1", "--port", "0")), context.workDir());
+            started.add(origin);
+            int originPort = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
+            URI originUri = URI.create("http://127.0.0.1:" + originPort);
+            if (build.engine().equals(Descriptor.NO_CACHE)) {
+                return new Running(originUri, origin, null, new ServerStatsReader(originUri.resolve("/_stats")), started);
+            }
+            Files.createDirectories(context.storeDir());
+            List<String> args = new ArrayList<>(List.of("--bind", "127.0.0.1", "--port", "0", "--admin-port", "0",
+                    "--origin", originUri.toString(), "--engine", build.engine(),
+                    "--io-threads", TargetSettings.get(ts, "io_threads").orElse("0")));
+            EdgeLabBuilds.storeSettings(build, context.storeDir()).forEach((k, v) -> {
+                args.add("-o");
+                args.add(k + "=" + v);
+            });
+            ManagedProcess cache = ManagedProcess.start("cache", JvmCommand.forMain(ServeCommand.class.getName(), heapBytes(build),
+                    TargetSettings.get(ts, "cpus"), args), context.workDir());
+            started.add(cache);
+            int port = Integer.parseInt(cache.awaitLogLine(CACHE_LINE, context.startTimeout()));
+            int adminPort = Integer.parseInt(cache.awaitLogLine(ADMIN_LINE, context.startTimeout()));
+            return new Running(URI.create("http://127.0.0.1:" + port), origin, cache,
+                    new ServerStatsReader(URI.create("http://127.0.0.1:" + adminPort + "/stats")), started);
+        } catch (InterruptedException e) {
+            closeAll(started);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting " + build.name() + " on the process target", e);
+        } catch (IOException | RuntimeException e) {
+            closeAll(started);
+            throw e;
+        }
+    }
+
+    private static void closeAll(List<ManagedProcess> processes) {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            processes.get(i).close();
+        }
+    }
+
+    /** The two JVMs of one cell. Counters and CPU are read over HTTP and from {@code /proc}: thread-safe. */
+    private static final class Running implements RunningTarget {
+        private final URI clientUri;
+        private final ManagedProcess server;
+        private final String cpuMethod;
+        private final ServerStatsReader stats;
+        private final List<ManagedProcess> processes;
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        Running(URI clientUri, ManagedProcess origin, ManagedProcess cache, ServerStatsReader stats, List<ManagedProcess> processes) {
+            this.clientUri = clientUri;
+            this.server = cache == null ? origin : cache;
+            this.cpuMethod = (cache == null ? "process: origin JVM (no cache), " : "process: cache JVM, ") + ProcessCpu.METHOD;
+            this.stats = stats;
+            this.processes = List.copyOf(processes);
+        }
+
+        @Override
+        public URI clientUri() {
+            return clientUri;
+        }
+
+        @Override
+        public ServerCounters counters() throws IOException {
+            requireAlive();
+            return stats.read();
+        }
+
+        @Override
+        public CpuSample cpu() throws IOException {
+            requireAlive();
+            return new CpuSample(server.cpuSeconds(), cpuMethod);
+        }
+
+        private void requireAlive() throws IOException {
+            for (ManagedProcess p : processes) {
+                if (!p.alive()) {
+                    throw new IOException("a server JVM of this cell exited with status " + p.exitStatus().orElse(-1)
+                            + "; last lines of " + p.log() + ":\n" + p.tail(20));
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                closeAll(processes);
+            }
+        }
+    }
+}

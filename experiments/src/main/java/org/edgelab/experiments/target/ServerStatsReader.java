@@ -1,0 +1,67 @@
+package org.edgelab.experiments.target;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Reads {@link ServerCounters} over HTTP from an EdgeLab server's JSON statistics: the cache's admin
+ * {@code GET /stats} (requests, hits, misses, bytesToClients, bytesFromOrigin) or the origin's
+ * {@code GET /_stats} (requests, bytesSent; no cache counters). Thread-safe.
+ */
+final class ServerStatsReader {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final URI statsUri;
+
+    ServerStatsReader(URI statsUri) {
+        this.statsUri = statsUri;
+    }
+
+    /** The URL read. */
+    URI uri() {
+        return statsUri;
+    }
+
+    /** Reads the counters now. */
+    ServerCounters read() throws IOException {
+        HttpResponse<String> response;
+        try {
+            response = HTTP.send(HttpRequest.newBuilder(statsUri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading " + statsUri, e);
+        }
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + statsUri + " answered " + response.statusCode() + ", not EdgeLab statistics");
+        }
+        return parse(response.body());
+    }
+
+    /** Counters from the JSON of a cache's {@code /stats} or an origin's {@code /_stats}. */
+    ServerCounters parse(String json) throws IOException {
+        JsonNode node;
+        try {
+            node = JSON.readTree(json);
+        } catch (IOException e) {
+            throw new IOException(statsUri + " did not answer JSON: " + e.getMessage(), e);
+        }
+        if (node != null && node.has("hits") && node.has("misses") && node.has("requests")) {
+            return new ServerCounters(node.get("requests").asLong(), node.get("hits").asLong(), node.get("misses").asLong(),
+                    node.path("bytesToClients").asLong(-1), node.path("bytesFromOrigin").asLong(-1));
+        }
+        if (node != null && node.has("requests") && node.has("bytesSent")) {
+            return new ServerCounters(node.get("requests").asLong(), -1, -1, node.get("bytesSent").asLong(), 0);
+        }
+        throw new IOException(statsUri + " is not an EdgeLab cache's /stats or origin's /_stats"
+                + " (expected fields requests and hits/misses or bytesSent)");
+    }
+}

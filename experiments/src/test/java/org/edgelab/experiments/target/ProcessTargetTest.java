@@ -1,0 +1,227 @@
+package org.edgelab.experiments.target;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
+import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.runner.ExperimentRunner;
+import org.edgelab.experiments.runner.ResultRow;
+import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.RunResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The process target with real JVMs on loopback: the origin and cache run {@code OriginCommand} and {@code ServeCommand}. */
+class ProcessTargetTest {
+
+    @TempDir
+    Path dir;
+
+    private final ProcessTarget target = new ProcessTarget();
+
+    private Set<Long> earlierDescendants;
+
+    @BeforeEach
+    void rememberProcessesStartedBefore() {
+        earlierDescendants = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+    }
+
+    @AfterEach
+    void noServerJvmOutlivesItsTest() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (startedHere().findAny().isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(startedHere().map(p -> p.pid() + " " + commandLine(p.pid()))).isEmpty();
+    }
+
+    private Stream<ProcessHandle> startedHere() {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).filter(p -> !earlierDescendants.contains(p.pid()));
+    }
+
+    private static ServerBuild build(String engine, Map<String, String> settings, Map<String, String> targetSettings) {
+        return new ServerBuild("b", "process", engine, settings, targetSettings);
+    }
+
+    @Test
+    void isRegisteredUnderItsName() {
+        assertThat(Targets.get("process")).isInstanceOf(ProcessTarget.class);
+    }
+
+    @Test
+    void anUnknownTargetSettingIsRejectedListingTheKnownOnes() throws IOException {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, """
+                name: bad
+                target: process
+                servers:
+                  - engine: memory
+                    target_settings: {cpu: 1}
+                """);
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false))
+                .hasMessageContaining("bad.yaml")
+                .hasMessageContaining("servers[0].target_settings")
+                .hasMessageContaining("unknown target setting 'cpu' for the process target; known: cpus, heap, io_threads, origin_cpus");
+    }
+
+    @Test
+    void badValuesAreRejectedNamingTheSetting() {
+        assertThatThrownBy(() -> target.validate(build("memory", Map.of(), Map.of("cpus", "first"))))
+                .isInstanceOf(BuildValidationException.class).hasMessageContaining("cpus is a CPU list for taskset -c");
+        assertThatThrownBy(() -> target.validate(build("memory", Map.of(), Map.of("heap", "lots"))))
+                .hasMessageContaining("heap: 'lots' is not a byte size");
+        assertThatThrownBy(() -> target.validate(build("memory", Map.of(), Map.of("io_threads", "-1"))))
+                .hasMessageContaining("io_threads is a number");
+        assertThatThrownBy(() -> target.validate(build("memory", Map.of("capacity", "4GiB"), Map.of("heap", "2g"))))
+                .hasMessageContaining("must exceed the memory capacity (4 GiB)").hasMessageContaining("heap: 5g");
+        assertThatThrownBy(() -> target.validate(build("nope", Map.of(), Map.of())))
+                .isInstanceOf(BuildValidationException.class).extracting(e -> ((BuildValidationException) e).field()).isEqualTo("engine");
+        target.validate(build("memory", Map.of("capacity", "4GiB"), Map.of("heap", "5g", "cpus", "0-1,3", "io_threads", "2")));
+        target.validate(build("none", Map.of(), Map.of("origin_cpus", "1")));
+    }
+
+    @Test
+    void passesThroughModuleFlagsInEitherForm() {
+        assertThat(JvmCommand.moduleFlags(List.of("-Xmx1g", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "-Dio.netty.leakDetection.level=paranoid")))
+                .containsExactly("--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
+    }
+
+    @Test
+    void childrenGetAnAbsoluteClassPathBecauseTheyRunInTheCellsFolder() {
+        String cwd = Path.of("").toAbsolutePath().toString();
+        assertThat(JvmCommand.absoluteClassPath("cli/target/edgelab-cli.jar" + java.io.File.pathSeparator + "/opt/x/../lib/a.jar"))
+                .isEqualTo(cwd + "/cli/target/edgelab-cli.jar" + java.io.File.pathSeparator + "/opt/lib/a.jar");
+    }
+
+    @Test
+    void runsTheCacheInItsOwnPinnedJvmAndReadsItsCountersAndCpu() throws Exception {
+        assumeThat(target.unavailableReason(build("memory", Map.of(), Map.of("cpus", "0")))).isEmpty();
+        ServerBuild build = build("memory", Map.of("capacity", "16MB"), Map.of("cpus", "0", "heap", "256m", "io_threads", "1"));
+        target.validate(build);
+        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(60));
+        RunningTarget running = target.start(build, context);
+        try {
+            long cache = ProcessHandle.current().children().map(ProcessHandle::pid)
+                    .filter(pid -> commandLine(pid).contains("org.edgelab.cache.cli.ServeCommand"))
+                    .findFirst().orElseThrow();
+            assertThat(Files.readString(Path.of("/proc", Long.toString(cache), "status")))
+                    .containsPattern("Cpus_allowed_list:\\s+0\\n");
+            assertThat(commandLine(cache)).contains("-Xmx256m", "--io-threads 1", "--engine memory", "-o capacity=16MB");
+
+            ServerCounters before = running.counters();
+            HttpClient http = HttpClient.newHttpClient();
+            HttpRequest get = HttpRequest.newBuilder(running.clientUri().resolve("/objects/100KB/p1")).build();
+            List<String> xCache = List.of(
+                    http.send(get, HttpResponse.BodyHandlers.discarding()).headers().firstValue("X-Cache").orElse(""),
+                    http.send(get, HttpResponse.BodyHandlers.discarding()).headers().firstValue("X-Cache").orElse(""));
+            ServerCounters after = running.counters();
+
+            assertThat(xCache).containsExactly("MISS", "HIT");
+            assertThat(after.requests() - before.requests()).isEqualTo(2);
+            assertThat(after.hits() - before.hits()).isEqualTo(1);
+            assertThat(after.misses() - before.misses()).isEqualTo(1);
+            assertThat(after.bytesFromOrigin() - before.bytesFromOrigin()).isEqualTo(100_000);
+            CpuSample cpu = running.cpu();
+            assertThat(cpu.serverSeconds()).isPositive();
+            assertThat(cpu.method()).startsWith("process: cache JVM, /proc/<pid>/stat");
+            assertThat(context.workDir().resolve("cache.log")).content().contains("edgelab cache on http://127.0.0.1:");
+            assertThat(context.workDir().resolve("origin.log")).content().contains("edgelab origin on http://127.0.0.1:");
+        } finally {
+            running.close();
+        }
+        running.close();
+        assertThatThrownBy(running::counters).hasMessageContaining("exited");
+    }
+
+    /** The command line of a live process, from /proc (ProcessHandle.Info may leave long ones out). */
+    private static String commandLine(long pid) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).replace('\0', ' ');
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    @Test
+    void aServerThatCannotStartFailsFastWithItsLogAndLeavesNothingRunning() {
+        assumeThat(target.unavailableReason(build("none", Map.of(), Map.of("origin_cpus", "0")))).isEmpty();
+        // a CPU this machine does not have: taskset refuses before any JVM starts, and says why in the log
+        ServerBuild build = build("memory", Map.of(), Map.of("origin_cpus", "9999"));
+        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(60));
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> target.start(build, context))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("origin exited with status")
+                .hasMessageContaining("origin.log")
+                .hasMessageContaining("taskset");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void aQuickExperimentRunsEndToEndOnTheProcessTarget() throws IOException {
+        Optional<String> taskset = target.unavailableReason(build("memory", Map.of(), Map.of("cpus", "0")));
+        Path file = dir.resolve("proc.yaml");
+        Files.writeString(file, """
+                name: proc
+                target: process
+                repetitions: 1
+                servers:
+                  - name: lmdb
+                    engine: lmdb
+                    settings: {capacity: 32MB}
+                    target_settings: {heap: 256m, io_threads: 1%s}
+                  - {name: direct, engine: none}
+                load:
+                  connections: 4
+                  threads: 1
+                  duration: 1s
+                  timeout: 5s
+                  workload:
+                    object_sizes: [32KB]
+                    working_set: 1MB
+                    target_hit_ratio: 0.8
+                """.formatted(taskset.isEmpty() ? ", cpus: \"1\"" : ""));
+        RunResult result = ExperimentRunner.run(DescriptorLoader.load(file.toString(), false),
+                RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+
+        assertThat(result.complete()).isTrue();
+        assertThat(result.rows()).hasSize(2);
+        for (ResultRow row : result.rows()) {
+            assertThat(row.number("requests")).isGreaterThan(10);
+            assertThat(row.number("errors_integrity") + row.number("errors_truncated") + row.number("errors_status_5xx")).isZero();
+            assertThat(row.number("server_requests")).isGreaterThanOrEqualTo(row.number("requests"));
+            assertThat(row.number("cpu_s_server")).isPositive();
+        }
+        ResultRow lmdb = result.rows().get(0);
+        assertThat(lmdb.get("engine")).isEqualTo("lmdb");
+        assertThat(lmdb.get("cpu_method")).startsWith("process: cache JVM");
+        assertThat(lmdb.number("server_hits") + lmdb.number("server_misses")).isGreaterThanOrEqualTo(lmdb.number("requests"));
+        assertThat(lmdb.number("server_hits") / lmdb.number("server_requests"))
+                .isCloseTo(lmdb.number("hit_ratio_requests"), Offset.offset(0.1));
+        ResultRow direct = result.rows().get(1);
+        assertThat(direct.get("cpu_method")).startsWith("process: origin JVM");
+        assertThat(direct.get("server_hits")).isEmpty();
+        try (var logs = Files.walk(result.directory().resolve("targets"))) {
+            assertThat(logs.map(p -> p.getFileName().toString())).contains("cache.log", "origin.log");
+        }
+    }
+}
