@@ -8,7 +8,7 @@ import org.edgelab.analysis.*;
 import org.edgelab.analysis.report.*;
 import tech.tablesaw.api.Table;
 
-Path resultsDir = Path.of(System.getProperty("edgelab.results", "analysis/src/test/resources/fixtures/results"));
+Path resultsDir = Path.of(System.getProperty("edgelab.results", "analysis/src/test/resources/fixtures/results/varnish-edge"));
 
 // 1. Every row of every run: one per cell and repetition.
 Table results = ResultSet.load(resultsDir);

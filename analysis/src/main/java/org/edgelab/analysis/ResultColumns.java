@@ -18,13 +18,26 @@ public final class ResultColumns {
     /** Relative path (from the run folder) of the TTFB interval log, nanoseconds; optional. */
     public static final String HLOG_TTFB = "hlog_ttfb";
 
-    /** Columns every results.csv must have; a file without one is rejected, naming the column. */
-    public static final List<String> REQUIRED = List.of(
-            "experiment", "cell", "repetition",
+    /** Columns every results.csv must have (which cell and repetition a row is); a file without one is rejected, naming the column. */
+    public static final List<String> REQUIRED = List.of("experiment", "cell", "repetition");
+
+    /**
+     * The load generator's columns (request experiments such as varnish-edge and booster-http): a file without any
+     * {@link #STREAM_COLUMNS} column must have all of them.
+     */
+    public static final List<String> REQUEST_COLUMNS = List.of(
             "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx",
             "errors_truncated", "errors_integrity",
             "hit_ratio_requests", "hit_ratio_bytes", HLOG_TTLB);
+
+    /**
+     * The video-streams columns: streams sustained by one server build in one repetition, the bitrate of one stream,
+     * the p99 frame latency and the smallest look-ahead (frames loaded ahead of the play head) seen. A file with any of
+     * them must have all of them; it need not have the {@link #REQUEST_COLUMNS}.
+     */
+    public static final List<String> STREAM_COLUMNS = List.of(
+            "streams_sustained", "stream_bitrate_bps", "frame_latency_p99_ms", "min_lookahead_frames");
 
     /** Numeric measurement columns: read as doubles (blank = missing); added as missing when a file lacks them. */
     public static final List<String> NUMERIC = List.of(
@@ -36,14 +49,18 @@ public final class ResultColumns {
             "hit_ratio_requests", "hit_ratio_bytes", "server_hits", "server_misses",
             "server_requests", "server_bytes_to_clients", "server_bytes_from_origin",
             "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_s_per_gb",
-            "power_w", "req_per_s_per_watt", "gbps_per_watt");
+            "power_w", "req_per_s_per_watt", "gbps_per_watt",
+            "streams_sustained", "stream_bitrate_bps", "frame_latency_p99_ms", "min_lookahead_frames",
+            "streams_first_unhealthy", "fps", "frame_bytes", "look_ahead_frames", "frame_latency_p50_ms",
+            "lookahead_p50_frames", "stalls", "dropped_frames", "frames_played", "errors", "steps");
 
     /** Optional text columns: added as missing when a file lacks them. */
-    public static final List<String> OPTIONAL_TEXT = List.of("power_source", HLOG_TTFB);
+    public static final List<String> OPTIONAL_TEXT = List.of("power_source", HLOG_TTLB, HLOG_TTFB);
 
     /** Text columns that are measurements or bookkeeping, not dimensions. */
     public static final Set<String> NOT_DIMENSIONS = Set.of(
-            "cell", "repetition", "power_source", "cpu_method", HLOG_TTLB, HLOG_TTFB, SOURCE_DIR);
+            "cell", "repetition", "power_source", "cpu_method", HLOG_TTLB, HLOG_TTFB, SOURCE_DIR,
+            "search_capped", "limit");
 
     private ResultColumns() {
     }
@@ -55,8 +72,8 @@ public final class ResultColumns {
                 .toList();
     }
 
-    /** The error-count columns ({@code errors_*}) present in {@code results}. */
+    /** The error-count columns ({@code errors_*}, and the video-streams total {@code errors}) present in {@code results}. */
     public static List<String> errorColumns(Table results) {
-        return results.columnNames().stream().filter(name -> name.startsWith("errors_")).toList();
+        return results.columnNames().stream().filter(name -> name.startsWith("errors_") || name.equals("errors")).toList();
     }
 }

@@ -31,7 +31,7 @@ public final class ResultSet {
      * Reads every {@code results.csv} in {@code dirs}: each may be a run folder, or a folder above run folders
      * (e.g. {@code results/} or {@code results/<experiment>/}), searched up to three levels down.
      *
-     * @throws ResultFormatException when a folder holds no results.csv, or a file lacks a {@link ResultColumns#REQUIRED} column
+     * @throws ResultFormatException when a folder holds no results.csv, or a file lacks a column it needs (see {@link #read})
      */
     public static Table load(Path... dirs) {
         List<Path> files = new ArrayList<>();
@@ -49,7 +49,12 @@ public final class ResultSet {
         return all.setName("results");
     }
 
-    /** Reads one {@code results.csv}; rows get the file's folder in {@link ResultColumns#SOURCE_DIR}. */
+    /**
+     * Reads one {@code results.csv}; rows get the file's folder in {@link ResultColumns#SOURCE_DIR}. The file needs
+     * every {@link ResultColumns#REQUIRED} column, and every {@link ResultColumns#STREAM_COLUMNS} column when it has
+     * one of them (a video-streams run), every {@link ResultColumns#REQUEST_COLUMNS} column otherwise; the measurement
+     * columns it lacks are added as missing.
+     */
     public static Table read(Path resultsCsv) {
         Table table;
         try {
@@ -60,11 +65,11 @@ public final class ResultSet {
         } catch (RuntimeException e) {
             throw new ResultFormatException(resultsCsv + " is not a readable results table: " + e.getMessage(), e);
         }
-        for (String required : ResultColumns.REQUIRED) {
-            if (!table.containsColumn(required)) {
-                throw new ResultFormatException(resultsCsv + " has no column '" + required
-                        + "' (needed by the analysis); its columns are " + table.columnNames());
-            }
+        requireAll(table, resultsCsv, ResultColumns.REQUIRED, "needed by the analysis");
+        if (ResultColumns.STREAM_COLUMNS.stream().anyMatch(table::containsColumn)) {
+            requireAll(table, resultsCsv, ResultColumns.STREAM_COLUMNS, "a video-streams column");
+        } else {
+            requireAll(table, resultsCsv, ResultColumns.REQUEST_COLUMNS, "a load-generator column");
         }
         for (String numeric : ResultColumns.NUMERIC) {
             if (!table.containsColumn(numeric)) {
@@ -81,6 +86,15 @@ public final class ResultSet {
         source.setMissingTo(dir);
         table.addColumns(source);
         return table;
+    }
+
+    private static void requireAll(Table table, Path file, List<String> columns, String why) {
+        for (String column : columns) {
+            if (!table.containsColumn(column)) {
+                throw new ResultFormatException(file + " has no column '" + column + "' (" + why + "); its columns are "
+                        + table.columnNames());
+            }
+        }
     }
 
     private static Table append(Table all, Table one, Path file) {

@@ -28,6 +28,8 @@ import tech.tablesaw.table.TableSlice;
 public final class Summary {
     /** Text column saying where the latency percentiles came from, or why they are missing. */
     public static final String LATENCY_SOURCE = "latency_source";
+    /** Text column (video-streams results only) saying when streams_sustained is a lower bound: the search hit its cap. */
+    public static final String STREAMS_NOTE = "streams_note";
     /** Percentiles reported for TTFB and TTLB, with their column suffixes. */
     private static final Map<String, Double> PERCENTILES = percentiles();
 
@@ -40,13 +42,31 @@ public final class Summary {
      * <p>Columns: the dimensions; {@code repetitions}; {@code hit_ratio_requests}, {@code hit_ratio_bytes} (means);
      * {@code req_per_s}, {@code throughput_gbps}, {@code goodput_gbps} as mean with {@code _min} and {@code _max} over
      * repetitions; {@code errors_total} (sum of every {@code errors_*} column); {@code cpu_s_per_gb}, {@code power_w},
-     * {@code req_per_s_per_watt}, {@code gbps_per_watt} (means); {@code power_source}; {@code ttfb_mean_ms},
-     * {@code ttfb_p50_ms}, {@code ttfb_p90_ms}, {@code ttfb_p99_ms}, {@code ttfb_p999_ms} and the same for ttlb, from
-     * merged histograms; {@code latency_samples} (TTLB count); {@link #LATENCY_SOURCE}.
+     * {@code req_per_s_per_watt}, {@code gbps_per_watt} (means); {@code success_rate} (1 - errors / requests, summed over
+     * repetitions); {@code ttfb_mean_ms}, {@code ttfb_p50_ms}, {@code ttfb_p90_ms}, {@code ttfb_p99_ms},
+     * {@code ttfb_p999_ms}, {@code ttfb_max_ms} and the same for ttlb, from merged histograms. When the results hold
+     * video-streams measurements ({@link ResultColumns#STREAM_COLUMNS}) these follow: {@code streams_sustained} with
+     * {@code _min} and {@code _max} over repetitions, {@code stream_bitrate_mbps} (mean), {@code stream_egress_gbps}
+     * (mean of streams x bitrate), {@code frame_latency_p99_ms_worst} (the worst repetition's p99: percentiles are not
+     * averaged), {@code min_lookahead_frames} (the smallest), {@code dropped_frames} (the sum) and {@link #STREAMS_NOTE}.
+     * Then {@code power_source}, {@code latency_samples}
+     * (TTLB count) and {@link #LATENCY_SOURCE}. A measure with no value in a group is missing, never zero.
      *
      * @throws IllegalArgumentException when a dimension is not a text column of {@code results}
      */
     public static Table by(Table results, String... dimensions) {
+        return summarise(results, true, dimensions);
+    }
+
+    /**
+     * As {@link #by}, without reading any {@code .hlog}: the latency columns are left missing and
+     * {@link #LATENCY_SOURCE} says so. For callers that need no latency (plots of throughput, hit ratio, power).
+     */
+    public static Table withoutLatency(Table results, String... dimensions) {
+        return summarise(results, false, dimensions);
+    }
+
+    private static Table summarise(Table results, boolean latency, String... dimensions) {
         for (String dimension : dimensions) {
             if (!results.containsColumn(dimension)) {
                 throw new IllegalArgumentException("cannot summarise by '" + dimension + "': no such column; dimensions are "
@@ -63,9 +83,14 @@ public final class Summary {
         }
         IntColumn repetitions = IntColumn.create("repetitions");
         out.addColumns(repetitions);
-        List<String> numeric = numericColumns();
+        boolean streams = results.containsColumn("streams_sustained")
+                && results.doubleColumn("streams_sustained").countMissing() < results.rowCount();
+        List<String> numeric = numericColumns(streams);
         for (String name : numeric) {
             out.addColumns(DoubleColumn.create(name));
+        }
+        if (streams) {
+            out.addColumns(StringColumn.create(STREAMS_NOTE));
         }
         StringColumn powerSource = StringColumn.create("power_source");
         DoubleColumn samples = DoubleColumn.create("latency_samples");
@@ -93,18 +118,34 @@ public final class Summary {
             spread(values, group, "req_per_s", "req_per_s", 1);
             spread(values, group, "throughput_bps", "throughput_gbps", 1e-9);
             spread(values, group, "goodput_bps", "goodput_gbps", 1e-9);
-            double errors = 0;
+            double errors = Double.NaN;
             for (String column : errorColumns) {
-                errors += group.doubleColumn(column).removeMissing().sum();
+                DoubleColumn present = group.doubleColumn(column).removeMissing();
+                if (!present.isEmpty()) {
+                    errors = (Double.isNaN(errors) ? 0 : errors) + present.sum();
+                }
             }
             values.put("errors_total", errors);
+            DoubleColumn requests = group.doubleColumn("requests").removeMissing();
+            if (!requests.isEmpty() && requests.sum() > 0 && !Double.isNaN(errors)) {
+                values.put("success_rate", 1 - errors / requests.sum());
+            }
             values.put("cpu_s_per_gb", mean(group, "cpu_s_per_gb", 1));
             values.put("power_w", mean(group, "power_w", 1));
             values.put("req_per_s_per_watt", mean(group, "req_per_s_per_watt", 1));
             values.put("gbps_per_watt", mean(group, "gbps_per_watt", 1));
+            if (streams) {
+                streams(values, group);
+            }
             List<String> notes = new ArrayList<>();
-            Histogram ttfb = merged(group, ResultColumns.HLOG_TTFB, "ttfb", notes);
-            Histogram ttlb = merged(group, ResultColumns.HLOG_TTLB, "ttlb", notes);
+            Histogram ttfb = null;
+            Histogram ttlb = null;
+            if (latency) {
+                ttfb = merged(group, ResultColumns.HLOG_TTFB, "ttfb", notes);
+                ttlb = merged(group, ResultColumns.HLOG_TTLB, "ttlb", notes);
+            } else {
+                notes.add("latency not computed (summary without latency)");
+            }
             latencies(values, "ttfb", ttfb);
             latencies(values, "ttlb", ttlb);
             for (String name : numeric) {
@@ -121,22 +162,52 @@ public final class Summary {
                 row.setDouble("latency_samples", ttlb.getTotalCount());
             }
             row.setString("power_source", String.join("+", new TreeSet<>(group.stringColumn("power_source").removeMissing().asList())));
+            if (streams) {
+                row.setString(STREAMS_NOTE, streamsNote(group));
+            }
             row.setString(LATENCY_SOURCE, String.join("; ", notes));
         }
         return out;
     }
 
-    private static List<String> numericColumns() {
+    private static String streamsNote(Table group) {
+        if (!group.containsColumn("search_capped")) {
+            return "";
+        }
+        long capped = group.stringColumn("search_capped").asList().stream().filter("true"::equalsIgnoreCase).count();
+        return capped == 0 ? "" : "search capped in " + capped + " of " + group.rowCount()
+                + " repetitions: streams_sustained is a lower bound";
+    }
+
+    private static List<String> numericColumns(boolean streams) {
         List<String> names = new ArrayList<>(List.of("hit_ratio_requests", "hit_ratio_bytes"));
         for (String metric : List.of("req_per_s", "throughput_gbps", "goodput_gbps")) {
             names.addAll(List.of(metric, metric + "_min", metric + "_max"));
         }
-        names.addAll(List.of("errors_total", "cpu_s_per_gb", "power_w", "req_per_s_per_watt", "gbps_per_watt"));
+        names.addAll(List.of("errors_total", "success_rate", "cpu_s_per_gb", "power_w", "req_per_s_per_watt", "gbps_per_watt"));
         for (String kind : List.of("ttfb", "ttlb")) {
             names.add(kind + "_mean_ms");
             PERCENTILES.keySet().forEach(suffix -> names.add(kind + "_" + suffix + "_ms"));
+            names.add(kind + "_max_ms");
+        }
+        if (streams) {
+            names.addAll(List.of("streams_sustained", "streams_sustained_min", "streams_sustained_max", "stream_bitrate_mbps",
+                    "stream_egress_gbps", "frame_latency_p99_ms_worst", "min_lookahead_frames", "dropped_frames"));
         }
         return names;
+    }
+
+    private static void streams(Map<String, Double> values, Table group) {
+        spread(values, group, "streams_sustained", "streams_sustained", 1);
+        DoubleColumn dropped = group.doubleColumn("dropped_frames").removeMissing();
+        values.put("dropped_frames", dropped.isEmpty() ? Double.NaN : dropped.sum());
+        values.put("stream_bitrate_mbps", mean(group, "stream_bitrate_bps", 1e-6));
+        DoubleColumn egress = group.doubleColumn("streams_sustained").multiply(group.doubleColumn("stream_bitrate_bps")).removeMissing();
+        values.put("stream_egress_gbps", egress.isEmpty() ? Double.NaN : egress.mean() * 1e-9);
+        DoubleColumn latency = group.doubleColumn("frame_latency_p99_ms").removeMissing();
+        values.put("frame_latency_p99_ms_worst", latency.isEmpty() ? Double.NaN : latency.max());
+        DoubleColumn lookahead = group.doubleColumn("min_lookahead_frames").removeMissing();
+        values.put("min_lookahead_frames", lookahead.isEmpty() ? Double.NaN : lookahead.min());
     }
 
     private static Map<String, Double> percentiles() {
@@ -198,5 +269,6 @@ public final class Summary {
         values.put(kind + "_mean_ms", histogram.getMean() / 1e6);
         PERCENTILES.forEach((suffix, percentile) ->
                 values.put(kind + "_" + suffix + "_ms", histogram.getValueAtPercentile(percentile) / 1e6));
+        values.put(kind + "_max_ms", histogram.getMaxValue() / 1e6);
     }
 }

@@ -61,4 +61,36 @@ class ResultSetTest {
         assertThatThrownBy(() -> ResultSet.load(dir.resolve("empty")))
                 .isInstanceOf(ResultFormatException.class).hasMessageContaining("empty").hasMessageContaining("results.csv");
     }
+
+    @Test
+    void aStreamsOnlyFileLoadsWithTheRequestColumnsMissing() throws Exception {
+        Table results = ResultSet.load(TestResults.fixtures("video-streams"));
+
+        assertThat(results.rowCount()).isEqualTo(6);
+        assertThat(results.doubleColumn("streams_sustained").asList()).containsExactly(96.0, 100.0, 104.0, 138.0, 140.0, 142.0);
+        assertThat(results.doubleColumn("req_per_s").countMissing()).isEqualTo(6);
+        assertThat(ResultColumns.dimensions(results)).containsExactly("experiment", "server", "engine", "target", "link", "link_bps");
+    }
+
+    @Test
+    void aStreamsFileMissingAStreamColumnIsNamed() throws Exception {
+        Files.createDirectories(dir.resolve("run"));
+        Path file = dir.resolve("run/results.csv");
+        Files.write(file, List.of("experiment,cell,repetition,server,stream_bitrate_bps,streams_sustained,frame_latency_p99_ms",
+                "video-streams,a,1,memory,5600000,12,20"));
+
+        assertThatThrownBy(() -> ResultSet.load(dir))
+                .isInstanceOf(ResultFormatException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("no column 'min_lookahead_frames' (a video-streams column)");
+    }
+
+    @Test
+    void theThreeFixtureExperimentsLoadTogether() {
+        Table results = ResultSet.load(TestResults.allFixtures());
+
+        assertThat(results.stringColumn("experiment").unique().asList())
+                .containsExactlyInAnyOrder("varnish-edge", "booster-http", "video-streams");
+        assertThat(results.rowCount()).isEqualTo(24 + 16 + 6);
+    }
 }

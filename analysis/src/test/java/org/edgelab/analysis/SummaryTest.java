@@ -44,6 +44,7 @@ class SummaryTest {
         assertThat(summary.doubleColumn("ttlb_p999_ms").getDouble(0)).isCloseTo(100.0, within(0.1));
         assertThat(summary.doubleColumn("latency_samples").getDouble(0)).isEqualTo(1010);
         assertThat(summary.stringColumn(Summary.LATENCY_SOURCE).get(0)).contains("ttlb: merged hlog of 2 repetitions");
+        assertThat(summary.doubleColumn("ttlb_max_ms").getDouble(0)).isCloseTo(100.0, within(0.1));
     }
 
     @Test
@@ -56,6 +57,57 @@ class SummaryTest {
         assertThat(summary.doubleColumn("req_per_s_max").getDouble(0)).isEqualTo(140.0);
         assertThat(summary.doubleColumn("throughput_gbps").getDouble(0)).isCloseTo(10.0, within(1e-9));
         assertThat(summary.doubleColumn("errors_total").getDouble(0)).isEqualTo(4.0);
+        // 4 errors in 0 + 0 requests (the rows leave requests at 0): no rate rather than a division by zero
+        assertThat(summary.doubleColumn("success_rate").isMissing(0)).isTrue();
+    }
+
+    @Test
+    void withoutLatencyGivesTheSameFiguresAndNoPercentiles() throws Exception {
+        Table results = twoUnevenRepetitions();
+
+        Table full = Summary.by(results, "engine");
+        Table fast = Summary.withoutLatency(results, "engine");
+
+        assertThat(fast.doubleColumn("req_per_s").getDouble(0)).isEqualTo(full.doubleColumn("req_per_s").getDouble(0));
+        assertThat(fast.doubleColumn("errors_total").getDouble(0)).isEqualTo(4.0);
+        assertThat(fast.doubleColumn("ttlb_p50_ms").isMissing(0)).isTrue();
+        assertThat(fast.stringColumn(Summary.LATENCY_SOURCE).get(0)).contains("latency not computed");
+    }
+
+    @Test
+    void streamsAreSummarisedWithTheWorstRepetitionAndNoInventedRequestFigures() {
+        Table summary = Summary.by(ResultSet.load(TestResults.fixtures("video-streams")), "server");
+
+        assertThat(summary.stringColumn("server").asList()).containsExactly("lmdb-l2", "raw-log-bypass");
+        assertThat(summary.doubleColumn("streams_sustained").asList()).containsExactly(100.0, 140.0);
+        assertThat(summary.doubleColumn("streams_sustained_min").asList()).containsExactly(96.0, 138.0);
+        assertThat(summary.doubleColumn("streams_sustained_max").asList()).containsExactly(104.0, 142.0);
+        assertThat(summary.doubleColumn("stream_bitrate_mbps").getDouble(0)).isCloseTo(5.6, within(1e-9));
+        assertThat(summary.doubleColumn("stream_egress_gbps").getDouble(1)).isCloseTo(0.784, within(1e-9));
+        assertThat(summary.doubleColumn("frame_latency_p99_ms_worst").asList()).containsExactly(31.0, 24.8);
+        assertThat(summary.doubleColumn("min_lookahead_frames").asList()).containsExactly(298.0, 315.0);
+        assertThat(summary.doubleColumn("dropped_frames").asList()).containsExactly(3.0, 0.0);
+        assertThat(summary.stringColumn(Summary.STREAMS_NOTE).asList())
+                .containsExactly("", "search capped in 1 of 3 repetitions: streams_sustained is a lower bound");
+        assertThat(summary.doubleColumn("errors_total").asList()).containsExactly(0.0, 0.0); // the runner's 'errors' column
+        for (String absent : List.of("req_per_s", "success_rate", "ttlb_p99_ms", "hit_ratio_requests")) {
+            assertThat(summary.doubleColumn(absent).countMissing()).as(absent).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void successRateIsOneMinusErrorsOverRequestsAcrossRepetitions() {
+        Table results = ResultSet.load(TestResults.fixtures("booster-http"));
+        Table at1000 = results.where(results.stringColumn("connections").isEqualTo("1000"));
+
+        Table summary = Summary.by(at1000, "server", "range_size_bytes");
+
+        // fixture: 200 requests per repetition; no-cache timed out 70 and 90 times, memory 10 and 30
+        for (int i = 0; i < summary.rowCount(); i++) {
+            double expected = summary.stringColumn("server").get(i).equals("no-cache") ? 1 - 160 / 400.0 : 1 - 40 / 400.0;
+            assertThat(summary.doubleColumn("success_rate").getDouble(i)).isCloseTo(expected, within(1e-12));
+        }
+        assertThat(summary.columnNames()).doesNotContain("streams_sustained", Summary.STREAMS_NOTE);
     }
 
     @Test

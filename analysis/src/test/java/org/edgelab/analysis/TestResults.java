@@ -21,8 +21,18 @@ final class TestResults {
     private TestResults() {
     }
 
-    /** The hand-made fixture results folder (one varnish-edge run: 2 engines x 3 sizes x 2 concurrencies x 2 repetitions). */
+    /** The hand-made varnish-edge fixture results (one run: 2 engines x 3 sizes x 2 concurrencies x 2 repetitions). */
     static Path fixtures() {
+        return fixtures("varnish-edge");
+    }
+
+    /** The hand-made fixture results of {@code experiment} (varnish-edge, booster-http or video-streams; see fixtures/README.md). */
+    static Path fixtures(String experiment) {
+        return allFixtures().resolve(experiment);
+    }
+
+    /** The folder above every fixture run (three experiments). */
+    static Path allFixtures() {
         try {
             return Path.of(TestResults.class.getResource("/fixtures/results").toURI());
         } catch (URISyntaxException e) {
@@ -33,10 +43,12 @@ final class TestResults {
     /** One row: every required column defaults to 0 (hlog blank), overridden by {@code values} ("k=v" pairs). */
     static Map<String, String> row(String... values) {
         Map<String, String> row = new LinkedHashMap<>();
-        for (String column : ResultColumns.REQUIRED) {
+        row.put("experiment", "test");
+        row.put("cell", "0");
+        row.put("repetition", "0");
+        for (String column : ResultColumns.REQUEST_COLUMNS) {
             row.put(column, "0");
         }
-        row.put("experiment", "test");
         row.put(ResultColumns.HLOG_TTLB, "");
         for (String pair : values) {
             int eq = pair.indexOf('=');

@@ -7,16 +7,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A line plot rendered as a standalone inline SVG element (no scripts, no external references): one polyline with
- * markers per series, linear or logarithmic x axis, labelled axes and a legend.
+ * A line plot rendered as a standalone inline SVG element (no scripts, no external references): one polyline
+ * ({@code class="series"}) with one circle per point ({@code class="point"}) per series, linear or logarithmic x axis,
+ * labelled axes and a legend.
  *
  * <p>Thread-safety: not thread-safe while series are being added; {@link #render()} does not modify it.
  */
 public final class SvgLinePlot {
-    private static final int WIDTH = 720;
+    private static final int PLOT_WIDTH = 470;
     private static final int HEIGHT = 400;
     private static final int LEFT = 80;
-    private static final int RIGHT = 170;
+    /** Legend room: at least this, more for long series names (about 6.5 px per character at 11 px). */
+    private static final int MIN_RIGHT = 170;
     private static final int TOP = 40;
     private static final int BOTTOM = 60;
     private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
@@ -41,6 +43,16 @@ public final class SvgLinePlot {
             series.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, y});
         }
         return this;
+    }
+
+    /** How many series have at least one point. */
+    public int seriesCount() {
+        return series.size();
+    }
+
+    /** How many points were added (over all series). */
+    public int pointCount() {
+        return series.values().stream().mapToInt(List::size).sum();
     }
 
     /** Whether any point was added. */
@@ -70,7 +82,10 @@ public final class SvgLinePlot {
             maxY = minY + 1;
         }
         maxY = niceCeiling(maxY);
-        double plotW = WIDTH - LEFT - RIGHT;
+        int longest = series.keySet().stream().mapToInt(String::length).max().orElse(0);
+        int right = Math.max(MIN_RIGHT, 40 + (int) Math.ceil(longest * 6.5));
+        int width = LEFT + PLOT_WIDTH + right;
+        double plotW = PLOT_WIDTH;
         double plotH = HEIGHT - TOP - BOTTOM;
         final double x0 = minX;
         final double xSpan = maxX - minX;
@@ -79,7 +94,7 @@ public final class SvgLinePlot {
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT,
                 "<svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"%s\">%n",
-                WIDTH, HEIGHT, WIDTH, HEIGHT, escape(title)));
+                width, HEIGHT, width, HEIGHT, escape(title)));
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" class=\"title\">%s</text>%n", LEFT, escape(title)));
         svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" class=\"frame\"/>%n", LEFT, TOP, plotW, plotH));
         for (int i = 0; i <= 5; i++) {
@@ -111,10 +126,10 @@ public final class SvgLinePlot {
                 double x = LEFT + plotW * (tx(p[0]) - x0) / xSpan;
                 double y = TOP + plotH - plotH * (p[1] - y0) / ySpan;
                 path.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
-                marks.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s: %s, %s</title></circle>",
+                marks.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s: %s, %s</title></circle>",
                         x, y, colour, escape(entry.getKey()), MarkdownTable.number(p[0]), MarkdownTable.number(p[1])));
             }
-            svg.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>%s%n",
+            svg.append(String.format(Locale.ROOT, "<polyline class=\"series\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>%s%n",
                     path.toString().trim(), colour, marks));
             double ly = TOP + 10 + index * 20;
             svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"4\" fill=\"%s\"/>"
@@ -146,7 +161,7 @@ public final class SvgLinePlot {
         return ticks;
     }
 
-    private static double niceCeiling(double value) {
+    static double niceCeiling(double value) {
         if (value <= 0) {
             return value;
         }

@@ -28,7 +28,7 @@ class ReportCommandTest {
 
     @Test
     void printsTheMainTableAndWritesTheFiles() throws Exception {
-        Path fixtures = Path.of(getClass().getResource("/fixtures/results").toURI());
+        Path fixtures = Path.of(getClass().getResource("/fixtures/results/varnish-edge").toURI());
 
         int exit = run(fixtures.toString(), "--by", "engine,object_size_bytes", "--out", out.toString());
 
@@ -41,11 +41,26 @@ class ReportCommandTest {
 
     @Test
     void byDefaultGroupsByEveryVaryingDimension() throws Exception {
-        Path fixtures = Path.of(getClass().getResource("/fixtures/results").toURI());
+        Path fixtures = Path.of(getClass().getResource("/fixtures/results/varnish-edge").toURI());
         assertThat(run(fixtures.toString(), "--out", out.toString())).isZero();
         assertThat(Files.readAllLines(out.resolve("summary.csv")).get(0))
                 .startsWith("experiment,server,engine,object_size_bytes,connections,repetitions");
         assertThat(Files.readAllLines(out.resolve("summary.csv"))).hasSize(1 + 12);
+    }
+
+    @Test
+    void oneReportCoversRequestAndStreamsExperiments() throws Exception {
+        Path all = Path.of(getClass().getResource("/fixtures/results").toURI());
+
+        assertThat(run(all.toString(), "--out", out.toString())).as(stderr.toString()).isZero();
+
+        String markdown = Files.readString(out.resolve("summary.md"));
+        assertThat(markdown).contains("| video-streams |").contains("| booster-http |").contains("| varnish-edge |")
+                .contains("streams_sustained").contains("per Gbps and stream bitrate")
+                .contains("per core: measured x (32 published cores / 2 measured cores)");
+        String html = Files.readString(out.resolve("report.html"));
+        assertThat(html).contains("id=\"video-streams-streams-sustained\"").contains("id=\"booster-http-throughput-by-concurrency\"")
+                .doesNotContain("id=\"video-streams-ttlb-p99-by-size\"");
     }
 
     @Test

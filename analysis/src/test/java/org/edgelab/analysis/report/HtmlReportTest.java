@@ -18,7 +18,7 @@ import tech.tablesaw.api.Table;
 
 class HtmlReportTest {
     private static Path fixtures() throws URISyntaxException {
-        return Path.of(HtmlReportTest.class.getResource("/fixtures/results").toURI());
+        return Path.of(HtmlReportTest.class.getResource("/fixtures/results/varnish-edge").toURI());
     }
 
     @Test
@@ -33,11 +33,15 @@ class HtmlReportTest {
         assertThat(html).doesNotContainIgnoringCase("http://").doesNotContainIgnoringCase("https://")
                 .doesNotContainIgnoringCase("<script").doesNotContainIgnoringCase("<link").doesNotContainIgnoringCase("<img")
                 .doesNotContain("@import").doesNotContain("url(");
-        assertThat(plots).hasSize(4).allMatch(HtmlReport.Plot::drawn);
+        assertThat(plots).hasSize(6).allMatch(HtmlReport.Plot::drawn);
         assertThat(count(html, "<svg")).isEqualTo(plots.size());
         assertThat(count(html, "</svg>")).isEqualTo(plots.size());
-        // one polyline per series: latency per engine and connection count = 2 x 2 series
+        // one polyline per series: latency per engine and connection count = 2 x 2 series of 3 sizes
         assertThat(count(plots.get(0).svg(), "<polyline")).isEqualTo(4);
+        assertThat(plots.get(0).series()).isEqualTo(4);
+        assertThat(plots.get(0).points()).isEqualTo(12);
+        assertThat(count(plots.get(0).svg(), "<circle")).isEqualTo(12);
+        assertThat(html).contains("<figure id=\"varnish-edge-ttlb-p99-by-size\"");
         assertThat(html).contains("<table>").contains("ttlb_p99_ms").contains("per core: measured x (32 published cores / 2 measured cores)");
     }
 
@@ -51,7 +55,34 @@ class HtmlReportTest {
 
         assertThat(plots.get(1).drawn()).isFalse();
         assertThat(plots.get(1).note()).contains("connections");
-        assertThat(count(html, "<svg")).isEqualTo(3);
+        assertThat(count(html, "<svg")).isEqualTo(4);
+        assertThat(html).contains("<li>Throughput against concurrency (varnish-edge): not drawn");
+    }
+
+    @Test
+    void plotsAreDrawnPerExperimentOnlyWhereTheResultsHaveTheData() throws Exception {
+        Table results = ResultSet.load(fixtures().getParent());
+
+        List<HtmlReport.Plot> drawn = HtmlReport.plots(results).stream().filter(HtmlReport.Plot::drawn).toList();
+
+        assertThat(drawn).extracting(HtmlReport.Plot::id).containsExactlyInAnyOrder(
+                "varnish-edge-ttlb-p99-by-size", "varnish-edge-ttlb-p99-by-concurrency", "varnish-edge-throughput-by-concurrency",
+                "varnish-edge-hit-ratio-by-size", "varnish-edge-requests-per-watt-by-size", "varnish-edge-gbps-per-watt-by-size",
+                // booster-http measured one object size: no plot against size, and no request plot for video-streams
+                "booster-http-ttlb-p99-by-concurrency", "booster-http-throughput-by-concurrency",
+                "video-streams-streams-sustained");
+        assertThat(HtmlReport.plots(results)).filteredOn(p -> p.id().equals("booster-http-ttlb-p99-by-size"))
+                .extracting(HtmlReport.Plot::note).containsExactly("not drawn: one value of 'object_size_bytes' only");
+        HtmlReport.Plot streams = drawn.stream().filter(p -> p.id().equals("video-streams-streams-sustained")).findFirst().orElseThrow();
+        assertThat(streams.series()).isEqualTo(2);
+        assertThat(count(streams.svg(), "class=\"bar\"")).isEqualTo(2);
+        assertThat(count(streams.svg(), "class=\"whisker\"")).isEqualTo(2);
+        assertThat(streams.svg()).contains("<title>raw-log-bypass: 140</title>").contains("<title>lmdb-l2: 96 to 104</title>");
+        // booster: server follows engine, so series are engine x connections x range size (one object size each)
+        HtmlReport.Plot boosterThroughput = drawn.stream().filter(p -> p.id().equals("booster-http-throughput-by-concurrency"))
+                .findFirst().orElseThrow();
+        assertThat(boosterThroughput.series()).isEqualTo(4);
+        assertThat(boosterThroughput.points()).isEqualTo(8);
     }
 
     @Test
