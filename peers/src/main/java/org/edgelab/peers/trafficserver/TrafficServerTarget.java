@@ -1,0 +1,106 @@
+package org.edgelab.peers.trafficserver;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.Target;
+import org.edgelab.experiments.target.TargetContext;
+import org.edgelab.peers.PeerBinaries;
+import org.edgelab.peers.PeerLauncher;
+import org.edgelab.peers.PeerSettings;
+import org.edgelab.peers.PeerStart;
+import org.edgelab.peers.RunningPeer;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.EngineSettings.Spec;
+
+/**
+ * The {@code trafficserver} target: {@code traffic_server} (without {@code traffic_manager}) on a loopback
+ * port, mapping every path to EdgeLab's synthetic origin, with engine {@code file}: its cache in a file
+ * of {@code size} bytes in directory {@code path}, and a RAM cache of {@code ram} bytes. All its
+ * configuration, runtime and log files are in a private runroot in the cell's work folder, never in system
+ * directories. Responses carry {@code X-Cache: HIT} (a fresh object from the cache) or {@code MISS}
+ * (header_rewrite plugin); counters come from the stats_over_http plugin. Stateless and thread-safe.
+ */
+public final class TrafficServerTarget implements Target {
+
+    /** Debian's package with traffic_server and its plugins. */
+    public static final String PACKAGE = "trafficserver";
+
+    private static final PeerSettings SETTINGS = new PeerSettings("trafficserver", Map.of(
+            "file", List.of(new Spec("size", null, "cache file size, e.g. 4GB"),
+                    new Spec("path", "${store}/trafficserver", "directory of the cache file"),
+                    new Spec("ram", "", "RAM cache size; empty: Traffic Server's automatic size"))));
+
+    @Override
+    public String name() {
+        return "trafficserver";
+    }
+
+    @Override
+    public String description() {
+        return "Apache Traffic Server (traffic_server) with its cache in a file, in front of the synthetic origin (apt-get install "
+                + PACKAGE + ")";
+    }
+
+    @Override
+    public void validate(ServerBuild build) {
+        settings(build);
+    }
+
+    private static EngineSettings settings(ServerBuild build) {
+        EngineSettings settings = SETTINGS.check(build);
+        PeerSettings.bytes(settings, "size", TrafficServerConfig.MIN_CACHE_BYTES);
+        if (!settings.string("ram", "").isEmpty()) {
+            PeerSettings.bytes(settings, "ram", 0);
+        }
+        return settings;
+    }
+
+    @Override
+    public Optional<String> unavailableReason(ServerBuild build) {
+        Optional<String> missing = PeerBinaries.missing(PACKAGE, "traffic_server");
+        if (missing.isPresent()) {
+            return missing;
+        }
+        for (String plugin : TrafficServerConfig.PLUGINS) {
+            if (!Files.isRegularFile(TrafficServerConfig.PLUGIN_DIR.resolve(plugin))) {
+                return Optional.of("Traffic Server plugin " + TrafficServerConfig.PLUGIN_DIR.resolve(plugin)
+                        + " not found: apt-get install " + PACKAGE);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public boolean usesDisk(ServerBuild build) {
+        return true;
+    }
+
+    @Override
+    public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
+        EngineSettings settings = settings(build);
+        Path trafficServer = PeerBinaries.require("traffic_server", PACKAGE);
+        return PeerStart.behindOrigin((origin, cleanup) -> {
+            Path cacheDir = PeerSettings.storePath(settings.string("path", null), context.storeDir());
+            if (!Files.exists(cacheDir)) {
+                Files.createDirectories(cacheDir);
+                cleanup.add(cacheDir);
+            }
+            String ram = settings.string("ram", "");
+            TrafficServerConfig config = new TrafficServerConfig(context.workDir().resolve("trafficserver").toAbsolutePath(),
+                    cacheDir, settings.bytes("size", 0), ram.isEmpty() ? -1 : settings.bytes("ram", 0), origin.port());
+            PeerLauncher.Launched launched = PeerLauncher.launch("traffic_server", context.workDir(), context.startTimeout(),
+                    "/", port -> {
+                        Path runroot = config.write(port);
+                        return List.of(trafficServer.toString(), "--run-root=" + runroot);
+                    });
+            TrafficServerStats stats = new TrafficServerStats(launched.port());
+            return new RunningPeer("traffic_server", origin, launched.process(), launched.port(), stats::read, cleanup);
+        });
+    }
+}
