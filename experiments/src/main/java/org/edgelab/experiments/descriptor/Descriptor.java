@@ -9,6 +9,8 @@ import java.util.Map;
  * {@link DescriptorLoader}. Immutable and thread-safe.
  *
  * @param name        experiment name
+ * @param kind        the experiment plugin that runs it ({@code matrix} by default, e.g. {@code video-streams})
+ * @param settings    settings of that experiment plugin (top-level {@code settings:})
  * @param description one line
  * @param source      the main descriptor's file or resource name
  * @param sourceText  the main descriptor's text, copied into results
@@ -22,7 +24,7 @@ import java.util.Map;
  * @param hardware    the hardware assumptions
  * @param matrix      the dimensions that cross, outermost first
  */
-public record Descriptor(String name, String description, String source, String sourceText, boolean quick, long seed,
+public record Descriptor(String name, String kind, Map<String, String> settings, String description, String source, String sourceText, boolean quick, long seed,
                          int repetitions, String target, List<ServerBuild> servers, List<String> notes,
                          LoadProfile load, Hardware hardware, List<String> matrix) {
 
@@ -33,6 +35,7 @@ public record Descriptor(String name, String description, String source, String 
     public static final List<String> DIMENSIONS = List.of("server", "object_size", "connections", "range_size", "link");
 
     public Descriptor {
+        settings = Map.copyOf(settings);
         servers = List.copyOf(servers);
         notes = List.copyOf(notes);
         matrix = List.copyOf(matrix);
@@ -77,12 +80,15 @@ public record Descriptor(String name, String description, String source, String 
      * @param targetHitRatio 0..1, or NaN for none
      * @param rangeSizes     range sizes, 0 = full fetch (fan out)
      * @param links          client links (fan out)
+     * @param workloadKind   the workload plugin ({@code objects} by default, {@code trace}, {@code video})
+     * @param workloadSettings that plugin's settings, prepared (relative paths resolved)
      */
     public record LoadProfile(List<Integer> connections, int threads, Duration duration, Duration timeout, String rate,
                               boolean warmUp, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
                               String popularity, double targetHitRatio, List<ByteSizeValue> rangeSizes,
-                              List<Link> links) {
+                              List<Link> links, String workloadKind, Map<String, String> workloadSettings) {
         public LoadProfile {
+            workloadSettings = Map.copyOf(workloadSettings);
             connections = List.copyOf(connections);
             objectSizes = List.copyOf(objectSizes);
             rangeSizes = List.copyOf(rangeSizes);
@@ -111,31 +117,28 @@ public record Descriptor(String name, String description, String source, String 
      * @param memoryBytes RAM, 0 when not stated
      * @param disks       directories for disk engines (may be empty)
      * @param link        the node's link
-     * @param power       the power model
+     * @param power       the power model and its settings
      */
     public record Hardware(String name, String description, int cores, long memoryBytes, List<String> disks,
-                           Link link, PowerModel power) {
+                           Link link, Power power) {
         public Hardware {
             disks = List.copyOf(disks);
         }
     }
 
     /**
-     * A linear power model; every figure it gives is labelled {@code modelled}.
+     * The power model a hardware profile selects: a {@code PowerModel} plugin name and its settings (the
+     * power block's other keys, e.g. {@code idle_w} for {@code linear}).
      *
-     * @param idleW          watts at idle
-     * @param wPerBusyCore   watts per fully busy core
-     * @param wPerActiveDisk watts per disk in use
-     * @param nicW           watts of the network card
-     * @param source         where the coefficients come from
+     * @param model    plugin name ({@code linear}, {@code rapl}), or {@code none}
+     * @param settings the plugin's settings
      */
-    public record PowerModel(double idleW, double wPerBusyCore, double wPerActiveDisk, double nicW, String source) {
-        /** A model that gives no figure (every coefficient unknown). */
-        public static final PowerModel NONE = new PowerModel(Double.NaN, Double.NaN, Double.NaN, Double.NaN, "none");
+    public record Power(String model, Map<String, String> settings) {
+        /** No power figures at all. */
+        public static final Power NONE = new Power("none", Map.of());
 
-        /** Watts with {@code busyCores} cores fully busy on average and {@code activeDisks} disks in use. */
-        public double watts(double busyCores, int activeDisks) {
-            return idleW + wPerBusyCore * busyCores + wPerActiveDisk * activeDisks + nicW;
+        public Power {
+            settings = Map.copyOf(settings);
         }
     }
 }

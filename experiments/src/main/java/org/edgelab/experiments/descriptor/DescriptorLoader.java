@@ -31,7 +31,15 @@ import java.util.TreeSet;
 import org.edgelab.experiments.descriptor.Descriptor.Hardware;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
 import org.edgelab.experiments.descriptor.Descriptor.LoadProfile;
-import org.edgelab.experiments.descriptor.Descriptor.PowerModel;
+import org.edgelab.experiments.descriptor.Descriptor.Power;
+import org.edgelab.experiments.plugin.PluginSettings;
+import org.edgelab.experiments.plugin.SettingException;
+import org.edgelab.experiments.power.PowerModel;
+import org.edgelab.experiments.power.PowerModels;
+import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.ExperimentPlugin;
+import org.edgelab.experiments.workload.WorkloadPlugin;
+import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.Target;
@@ -44,7 +52,9 @@ import org.edgelab.storage.api.StorageEngines;
 /**
  * Reads descriptors: parses each file's YAML, binds it strictly (unknown fields and bad units fail),
  * merges its {@code includes} under it (mappings merge key by key; lists and scalars replace), lays
- * the {@code quick} blocks over the result for {@code --quick}, applies defaults and checks the whole.
+ * the {@code quick} blocks over the result for {@code --quick}, applies defaults and checks the whole,
+ * including every plugin it names (experiment kind, targets, engines, workload, power model) and that
+ * plugin's settings.
  * Every error is a {@link DescriptorException} naming the file, line, column and field the value
  * came from. Stateless and thread-safe.
  */
@@ -68,13 +78,21 @@ public final class DescriptorLoader {
      * built-ins when it is neither.
      */
     public static Descriptor load(String nameOrFile, boolean quick) {
+        return load(nameOrFile, quick, null);
+    }
+
+    /**
+     * Loads {@code nameOrFile} like {@link #load(String, boolean)}, with {@code defaultTarget} (a target
+     * plugin name, or null) in place of the descriptor's own default target for builds that name none.
+     */
+    public static Descriptor load(String nameOrFile, boolean quick, String defaultTarget) {
         Path file = Path.of(nameOrFile);
         if (Files.isRegularFile(file)) {
-            return load(DescriptorSource.file(file), quick);
+            return load(DescriptorSource.file(file), quick, defaultTarget);
         }
         Optional<DescriptorSource> builtin = DescriptorSource.builtin(nameOrFile);
         if (builtin.isPresent() && BuiltinExperiments.names().contains(nameOrFile)) {
-            return load(builtin.get(), quick);
+            return load(builtin.get(), quick, defaultTarget);
         }
         throw new IllegalArgumentException("'" + nameOrFile + "' is neither a descriptor file nor a built-in experiment;"
                 + " built-in experiments: " + String.join(", ", BuiltinExperiments.names()));
@@ -82,6 +100,14 @@ public final class DescriptorLoader {
 
     /** Loads a descriptor from its source, with its includes, applying the quick overlay if asked. */
     public static Descriptor load(DescriptorSource source, boolean quick) {
+        return load(source, quick, null);
+    }
+
+    /** Loads a descriptor from its source, with {@code defaultTarget} (or null) overriding its default target. */
+    public static Descriptor load(DescriptorSource source, boolean quick, String defaultTarget) {
+        if (defaultTarget != null) {
+            Targets.get(defaultTarget); // an unknown name fails here, listing the known targets
+        }
         Layers layers = layers(source, new ArrayDeque<>());
         ObjectNode merged = quick ? merge(layers.base, layers.quick) : layers.base;
         List<Origin> origins = new ArrayList<>();
@@ -96,7 +122,7 @@ public final class DescriptorLoader {
         } catch (JsonProcessingException e) {
             throw translate(locator, source.name(), e);
         }
-        return new Resolver(locator).resolve(spec, source, quick);
+        return new Resolver(locator, defaultTarget).resolve(spec, source, quick);
     }
 
     /** Parses a source's YAML into a tree (a mapping at the top), failing with the file and line. */
@@ -350,9 +376,11 @@ public final class DescriptorLoader {
 
     private static final class Resolver {
         private final Locator at;
+        private final String targetOverride;
 
-        Resolver(Locator at) {
+        Resolver(Locator at, String targetOverride) {
             this.at = at;
+            this.targetOverride = targetOverride;
         }
 
         Descriptor resolve(DescriptorSpec spec, DescriptorSource source, boolean quick) {
@@ -367,7 +395,7 @@ public final class DescriptorLoader {
             if (repetitions < 1) {
                 throw at.error("/repetitions", "must be at least 1, got " + repetitions);
             }
-            String target = spec.target() == null ? Targets.DEFAULT : spec.target();
+            String target = targetOverride != null ? targetOverride : spec.target() == null ? Targets.DEFAULT : spec.target();
             try {
                 Targets.get(target);
             } catch (UnknownPluginException e) {
@@ -375,12 +403,34 @@ public final class DescriptorLoader {
             }
             Map<String, String> targetSettings = spec.targetSettings() == null ? Map.of() : spec.targetSettings();
             List<String> notes = new ArrayList<>();
+            String kind = spec.kind() == null ? ExperimentKinds.DEFAULT : spec.kind();
+            ExperimentPlugin experiment;
+            try {
+                experiment = ExperimentKinds.get(kind);
+            } catch (UnknownPluginException e) {
+                throw at.error("/kind", e.getMessage());
+            }
+            Map<String, String> settings = spec.settings() == null ? Map.of() : spec.settings();
+            try {
+                PluginSettings.of(settings).requireOnly("experiment kind '" + kind + "'", experiment.settings());
+            } catch (SettingException e) {
+                throw at.error("/settings/" + e.key(), e.getMessage());
+            }
             List<ServerBuild> servers = servers(spec.servers(), target, targetSettings, notes);
-            LoadProfile load = load(spec.load());
+            LoadProfile load = load(spec.load(), source);
             Hardware hardware = hardware(spec.hardware());
             List<String> matrix = matrix(spec.matrix(), servers, load);
-            return new Descriptor(name, spec.description() == null ? "" : spec.description(), source.name(), source.text(),
-                    quick, spec.seed() == null ? 42 : spec.seed(), repetitions, target, servers, notes, load, hardware, matrix);
+            Descriptor descriptor = new Descriptor(name, experiment.name(), settings, spec.description() == null ? "" : spec.description(),
+                    source.name(), source.text(), quick, spec.seed() == null ? 42 : spec.seed(), repetitions, target, servers,
+                    notes, load, hardware, matrix);
+            try {
+                experiment.validate(descriptor);
+            } catch (SettingException e) {
+                DescriptorException located = at.error(e.key().startsWith("/") ? e.key() : "/settings/" + e.key(), e.getMessage());
+                // a field the kind needs but the descriptor leaves out: point at the kind that needs it
+                throw located.line() > 0 ? located : at.error("/kind", located.field() + ": " + e.getMessage());
+            }
+            return descriptor;
         }
 
         private List<ServerBuild> servers(List<DescriptorSpec.Server> specs, String defaultTarget,
@@ -437,7 +487,7 @@ public final class DescriptorLoader {
             return out;
         }
 
-        private LoadProfile load(DescriptorSpec.Load spec) {
+        private LoadProfile load(DescriptorSpec.Load spec, DescriptorSource source) {
             DescriptorSpec.Load l = spec != null ? spec : new DescriptorSpec.Load(null, null, null, null, null, null, null, null);
             List<Integer> connections = l.connections() == null || l.connections().isEmpty() ? List.of(10) : l.connections();
             for (int i = 0; i < connections.size(); i++) {
@@ -464,7 +514,7 @@ public final class DescriptorLoader {
                     throw at.error("/load/rate", e.getMessage());
                 }
             }
-            DescriptorSpec.Workload w = l.workload() != null ? l.workload() : new DescriptorSpec.Workload(null, null, null, null, null, null);
+            DescriptorSpec.Workload w = l.workload() != null ? l.workload() : new DescriptorSpec.Workload(null, null, null, null, null, null, null, null);
             List<ByteSizeValue> sizes = w.objectSizes() == null || w.objectSizes().isEmpty()
                     ? List.of(ByteSizeValue.parse("100KB")) : w.objectSizes();
             for (int i = 0; i < sizes.size(); i++) {
@@ -500,8 +550,21 @@ public final class DescriptorLoader {
                     links.add(link(l.links().get(i), "/load/links/" + i));
                 }
             }
+            String kind = w.kind() == null ? WorkloadPlugins.DEFAULT : w.kind();
+            WorkloadPlugin plugin;
+            try {
+                plugin = WorkloadPlugins.get(kind);
+            } catch (UnknownPluginException e) {
+                throw at.error("/load/workload/kind", e.getMessage());
+            }
+            PluginSettings workloadSettings;
+            try {
+                workloadSettings = plugin.prepare(PluginSettings.of(w.settings()), source.directory());
+            } catch (SettingException e) {
+                throw at.error("/load/workload/settings" + (e.key().isEmpty() ? "" : "/" + e.key()), e.getMessage());
+            }
             return new LoadProfile(connections, threads, duration, timeout, l.rate(), l.warmUp() == null || l.warmUp(),
-                    sizes, workingSet, maxObjects, popularity, target, ranges, links);
+                    sizes, workingSet, maxObjects, popularity, target, ranges, links, plugin.name(), workloadSettings.asMap());
         }
 
         private Link link(DescriptorSpec.Link spec, String pointer) {
@@ -520,34 +583,42 @@ public final class DescriptorLoader {
         private Hardware hardware(DescriptorSpec.Hardware spec) {
             int detected = Runtime.getRuntime().availableProcessors();
             if (spec == null) {
-                return new Hardware("unspecified", "no hardware profile given", detected, 0, List.of(), Link.NONE, PowerModel.NONE);
+                return new Hardware("unspecified", "no hardware profile given", detected, 0, List.of(), Link.NONE, Power.NONE);
             }
             int cores = spec.cores() == null ? detected : spec.cores();
             if (cores < 1) {
                 throw at.error("/hardware/cores", "must be at least 1, got " + cores);
             }
-            PowerModel power = PowerModel.NONE;
-            DescriptorSpec.Power p = spec.power();
-            if (p != null) {
-                if (p.idleW() == null || p.wPerBusyCore() == null) {
-                    throw at.error("/hardware/power", "a power model needs at least idle_w and w_per_busy_core");
-                }
-                power = new PowerModel(nonNegative(p.idleW(), "/hardware/power/idle_w"),
-                        nonNegative(p.wPerBusyCore(), "/hardware/power/w_per_busy_core"),
-                        nonNegative(p.wPerActiveDisk() == null ? 0 : p.wPerActiveDisk(), "/hardware/power/w_per_active_disk"),
-                        nonNegative(p.nicW() == null ? 0 : p.nicW(), "/hardware/power/nic_w"),
-                        p.source() == null ? "assumed" : p.source());
-            }
+            Power power = power(spec.power());
             return new Hardware(spec.name() == null ? "unnamed" : spec.name(), spec.description() == null ? "" : spec.description(),
                     cores, spec.memory() == null ? 0 : spec.memory().bytes(), spec.disks() == null ? List.of() : spec.disks(),
                     spec.link() == null ? Link.NONE : link(spec.link(), "/hardware/link"), power);
         }
 
-        private double nonNegative(double v, String pointer) {
-            if (!(v >= 0)) {
-                throw at.error(pointer, "must be a number >= 0, got " + v);
+        private Power power(Map<String, String> block) {
+            if (block == null) {
+                return Power.NONE;
             }
-            return v;
+            Map<String, String> settings = new LinkedHashMap<>(block);
+            String model = settings.remove("model");
+            if (model == null) {
+                model = PowerModels.DEFAULT;
+            }
+            if (model.equals(Power.NONE.model())) {
+                return Power.NONE;
+            }
+            PowerModel plugin;
+            try {
+                plugin = PowerModels.get(model);
+            } catch (UnknownPluginException e) {
+                throw at.error("/hardware/power/model", e.getMessage() + " (or none: no power figures)");
+            }
+            try {
+                plugin.validate(PluginSettings.of(settings));
+            } catch (SettingException e) {
+                throw at.error("/hardware/power" + (e.key().isEmpty() ? "" : "/" + e.key()), e.getMessage());
+            }
+            return new Power(plugin.name(), settings);
         }
 
         private List<String> matrix(List<String> spec, List<ServerBuild> servers, LoadProfile load) {

@@ -9,19 +9,22 @@ import java.util.Map;
  * files and resolves the result into a {@link Descriptor}. Immutable records; thread-safe.
  *
  * @param name        experiment name (results go to {@code results/<name>/...})
+ * @param kind        the experiment plugin that runs it: {@code matrix} (the default) or e.g. {@code video-streams}
+ * @param settings    settings of that experiment plugin
  * @param description one line saying what the experiment compares
  * @param includes    descriptors merged under this one, in order: a built-in name ({@code varnish-edge},
  *                    {@code hardware/local}) or a path relative to this file
  * @param seed        seed of every random choice
  * @param repetitions runs per cell
- * @param target      where the systems under test run; only {@code embedded} is implemented
+ * @param target      where the systems under test run (a target plugin; {@code embedded} by default)
+ * @param targetSettings settings of the target, for every build
  * @param servers     the server builds compared
  * @param load        the load profile
  * @param hardware    hardware assumptions (cores, memory, disks, link, power model)
  * @param matrix      the dimensions that cross, outermost first
  * @param quick       fields laid over this descriptor by {@code --quick}
  */
-public record DescriptorSpec(String name, String description, List<String> includes, Long seed, Integer repetitions,
+public record DescriptorSpec(String name, String kind, Map<String, String> settings, String description, List<String> includes, Long seed, Integer repetitions,
                              String target, Map<String, String> targetSettings, List<Server> servers, Load load, Hardware hardware, List<String> matrix,
                              DescriptorSpec quick) {
 
@@ -69,9 +72,12 @@ public record DescriptorSpec(String name, String description, List<String> inclu
      * @param targetHitRatio 0..1: each request goes to a never-seen object with probability 1 - target,
      *                       otherwise to the warmed set
      * @param rangeSizes     range request sizes; 0 means full fetches (a list fans out)
+     * @param kind           the workload plugin: {@code objects} (the default), {@code trace}, {@code video}
+     * @param settings       that plugin's settings
      */
     public record Workload(List<ByteSizeValue> objectSizes, ByteSizeValue workingSet, Long maxObjects,
-                           String popularity, Double targetHitRatio, List<ByteSizeValue> rangeSizes) {
+                           String popularity, Double targetHitRatio, List<ByteSizeValue> rangeSizes, String kind,
+                           Map<String, String> settings) {
     }
 
     /**
@@ -93,21 +99,10 @@ public record DescriptorSpec(String name, String description, List<String> inclu
      * @param memory      RAM
      * @param disks       directories, one per disk, that disk engines use (empty: a directory under the results)
      * @param link        the node's network link
-     * @param power       the power model
+     * @param power       the power model: {@code model} (a power model plugin, {@code linear} by default) and
+     *                    that model's settings ({@code idle_w}, {@code w_per_busy_core}, ... for {@code linear})
      */
     public record Hardware(String name, String description, Integer cores, ByteSizeValue memory, List<String> disks,
-                           Link link, Power power) {
-    }
-
-    /**
-     * A linear power model: idle + per busy core + per active disk + NIC.
-     *
-     * @param idleW          watts at idle
-     * @param wPerBusyCore   watts per fully busy core
-     * @param wPerActiveDisk watts per disk in use
-     * @param nicW           watts of the network card
-     * @param source         where the coefficients come from (an assumption unless stated otherwise)
-     */
-    public record Power(Double idleW, Double wPerBusyCore, Double wPerActiveDisk, Double nicW, String source) {
+                           Link link, Map<String, String> power) {
     }
 }

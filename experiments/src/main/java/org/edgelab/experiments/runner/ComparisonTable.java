@@ -23,7 +23,7 @@ public final class ComparisonTable {
             {"hit %", "hit_ratio_requests", "%.1f", "100"},
             {"errors", "errors", "%.0f", "1"},
             {"cpu s/GB", "cpu_s_per_gb", "%.2f", "1"},
-            {"W (model)", "power_w", "%.1f", "1"},
+            {"W", "power_w", "%.1f", "1"},
             {"req/s/W", "req_per_s_per_watt", "%.2f", "1"},
     };
 

@@ -3,17 +3,11 @@ package org.edgelab.experiments.runner;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,32 +16,40 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
+import org.edgelab.experiments.plugin.PluginSettings;
+import org.edgelab.experiments.power.PowerMeter;
+import org.edgelab.experiments.power.PowerModels;
+import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.target.CpuSample;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Targets;
+import org.edgelab.experiments.workload.WorkloadPlugin;
+import org.edgelab.experiments.workload.WorkloadPlugins;
+import org.edgelab.experiments.workload.WorkloadRequest;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LatencyLog;
-import org.edgelab.loadgen.workload.ObjectWorkload;
+import org.edgelab.loadgen.RateSchedule;
+import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
 
 /**
- * Runs an experiment on the {@code embedded} target: for each cell of the matrix, starts origin, store
- * and cache, warms the cache, runs the load generator once per repetition, collects the cache's
- * counters and CPU time, computes the modelled power figures and writes one tidy row per repetition.
+ * Runs a {@code matrix} experiment: for each cell, starts the build's target (origin, store and cache),
+ * builds the cell's requests with the descriptor's workload plugin, warms the cache with its warm-up
+ * pass, runs the load generator once per repetition, collects the server's counters and CPU time, gets
+ * the power from the hardware profile's power model (modelled or measured) and writes one tidy row per
+ * repetition.
  *
  * <p>Results go to {@code <root>/<experiment>/<yyyyMMdd-HHmmss>/}: {@code manifest.json},
  * {@code descriptor.yaml}, {@code results.csv} and {@code hlog/<cell>-r<rep>.hlog} (TTLB; TTFB in
@@ -55,20 +57,17 @@ import org.edgelab.loadgen.workload.Workload;
  * manifest says {@code partial} until the last cell is done, so an interrupted run (Ctrl-C, via a
  * shutdown hook) is consistent and can be resumed.
  *
- * <p>Hit-ratio method: before each repetition, one unmeasured pass fetches every object of the set
- * (working set / object size objects, at most max_objects) through the cache; during the measured run,
- * each request goes to a never-seen object with probability 1 - target and to the set otherwise, so a
- * cache that holds the set reaches the target. The achieved ratio is measured, by the client from
- * {@code X-Cache} and by the server's counters.
+ * <p>Hit-ratio method of the default {@code objects} workload: before each repetition, one unmeasured pass
+ * fetches every object of the set (working set / object size objects, at most max_objects) through the
+ * cache; during the measured run, each request goes to a never-seen object with probability 1 - target and
+ * to the set otherwise, so a cache that holds the set reaches the target. The achieved ratio is measured,
+ * by the client from {@code X-Cache} and by the server's counters.
  *
  * <p>Not thread-safe: one run per instance at a time; runs are independent.
  */
 public final class ExperimentRunner {
 
-    private static final System.Logger LOG = System.getLogger(ExperimentRunner.class.getName());
     private static final Duration TARGET_START_TIMEOUT = Duration.ofSeconds(60);
-    private static final DateTimeFormatter FOLDER_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
-    static final String HIT_RATIO_METHOD = "warm-up pass over the object set, then first-time share 1-target (loadgen ObjectWorkload)";
 
     private final Descriptor descriptor;
     private final RunOptions options;
@@ -77,6 +76,9 @@ public final class ExperimentRunner {
     private final Path storeRoot;
     private final Manifest manifest;
     private final Progress progress;
+    private final WorkloadPlugin workloadKind;
+    private final PluginSettings workloadSettings;
+    private final PowerMeter power;
 
     private ExperimentRunner(Descriptor descriptor, RunOptions options, Path directory) {
         this.descriptor = descriptor;
@@ -84,41 +86,24 @@ public final class ExperimentRunner {
         this.cells = MatrixExpander.expand(descriptor);
         this.directory = directory;
         this.storeRoot = options.storeRoot() != null ? options.storeRoot() : directory.resolve("stores");
-        this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells);
+        this.workloadKind = WorkloadPlugins.get(descriptor.load().workloadKind());
+        this.workloadSettings = PluginSettings.of(descriptor.load().workloadSettings());
+        this.power = PowerModels.meter(descriptor.hardware());
+        Map<String, String> methods = new LinkedHashMap<>();
+        methods.put("workload", workloadKind.name() + ": " + workloadKind.description());
+        methods.put("hit_ratio", workloadKind.method());
+        methods.put("cpu", Manifest.CPU_NOTE);
+        methods.put("power", power.method());
+        methods.put("latency", "ttfb/ttlb percentiles from loadgen HdrHistograms, nanoseconds from each request's intended start, written in ms");
+        methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
+        this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(), descriptor.load().duration());
     }
 
     /** Runs every cell not already finished and returns what the run folder holds. */
     public static RunResult run(Descriptor descriptor, RunOptions options) throws IOException {
-        Path directory = options.resume() != null ? prepareResume(descriptor, options.resume())
-                : newRunFolder(options.outputRoot().resolve(descriptor.name()));
+        Path directory = RunFolders.open(descriptor, options);
         return new ExperimentRunner(descriptor, options, directory).runAll();
-    }
-
-    private static Path newRunFolder(Path parent) throws IOException {
-        Files.createDirectories(parent);
-        String stamp = FOLDER_TIME.format(Instant.now());
-        for (int i = 1; ; i++) {
-            Path candidate = parent.resolve(i == 1 ? stamp : stamp + "-" + i);
-            try {
-                return Files.createDirectory(candidate);
-            } catch (FileAlreadyExistsException e) {
-                // another run started in the same second: take the next name
-            }
-        }
-    }
-
-    private static Path prepareResume(Descriptor descriptor, Path folder) throws IOException {
-        Path manifestFile = folder.resolve("manifest.json");
-        if (!Files.isRegularFile(manifestFile)) {
-            throw new IllegalArgumentException("cannot resume " + folder + ": it has no manifest.json (is it a run folder?)");
-        }
-        String experiment = Manifest.experimentOf(manifestFile);
-        if (!descriptor.name().equals(experiment)) {
-            throw new IllegalArgumentException("cannot resume " + folder + " with experiment '" + descriptor.name()
-                    + "': that folder holds a run of '" + experiment + "'");
-        }
-        return folder;
     }
 
     private RunResult runAll() throws IOException {
@@ -184,8 +169,8 @@ public final class ExperimentRunner {
             boolean complete = !interrupted && cells.stream().allMatch(c -> finished.contains(c.id()));
             manifest.finish(complete ? "complete" : "partial");
             progress.close();
-            deleteIfEmpty(directory.resolve("stores"));
-            deleteIfEmpty(directory.resolve("targets"));
+            RunFolders.deleteIfEmpty(directory.resolve("stores"));
+            RunFolders.deleteIfEmpty(directory.resolve("targets"));
             done.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -199,7 +184,7 @@ public final class ExperimentRunner {
         boolean complete = cells.stream().allMatch(c -> finished.contains(c.id())) && !interrupted;
         List<String> notes = new ArrayList<>(descriptor.notes());
         notes.add("cpu: " + Manifest.CPU_NOTE);
-        notes.add("power: " + Manifest.powerNote(descriptor));
+        notes.add("power: " + power.method());
         return new RunResult(directory, complete ? "complete" : "partial", cells.size(), ran, resumed,
                 ResultsCsv.read(csv), notes);
     }
@@ -216,26 +201,25 @@ public final class ExperimentRunner {
                 rows.add(runRepetition(target, running, cell, rep));
             }
         } finally {
-            deleteRecursively(storeDir);
-            deleteIfEmpty(workDir);
+            RunFolders.deleteRecursively(storeDir);
+            RunFolders.deleteIfEmpty(workDir);
         }
         return rows;
     }
 
     private ResultRow runRepetition(Target kind, RunningTarget target, Cell cell, int rep) throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
-        long objects = Math.max(1, Math.min(load.maxObjects(), load.workingSet() / cell.objectSize().bytes()));
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
-        ObjectWorkload workload = workload(cell, objects, load.targetHitRatio());
+        Workload workload = workloadKind.create(new WorkloadRequest(load, workloadSettings, cell, "c" + cell.index() + "-"));
         int threads = Math.min(load.threads(), cell.connections());
         progress.phase(cell, rep, "warm-up");
-        if (load.warmUp() && !cell.server().engine().equals(Descriptor.NO_CACHE)) {
-            // the set's warm-up pass (every set object once, full) does not depend on the target
-            Workload warmUp = workload(cell, objects, 1.0).warmUp();
-            int warmConnections = (int) Math.min(cell.connections(), objects);
+        Workload warmUp = workload.warmUp();
+        if (load.warmUp() && warmUp != null && !cell.server().engine().equals(Descriptor.NO_CACHE)) {
+            long objects = warmUp.size();
+            int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));
             LoadResult warm = LoadRunner.run(LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
                     .threads(Math.min(threads, warmConnections)).duration(max(Duration.ofSeconds(60), load.duration().multipliedBy(4)))
-                    .timeout(load.timeout()).requests(objects).workload(warmUp).seed(seed ^ 0x5bd1e995L).build());
+                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L).build());
             if (warm.counters().goodResponses() < objects) {
                 progress.note("warm-up of " + cell.id() + " fetched " + warm.counters().goodResponses() + " of " + objects
                         + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
@@ -251,6 +235,7 @@ public final class ExperimentRunner {
                 .seed(seed).build();
         ServerCounters before = target.counters();
         CpuSample cpuBefore = target.cpu();
+        PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
         progress.watch(() -> {
             try {
@@ -272,11 +257,11 @@ public final class ExperimentRunner {
         result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB);
         result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB);
         progress.repetitionDone(result.requestsPerSecond());
-        return row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, hlog, hlogTtfb);
+        return row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
     }
 
     private ResultRow row(Target kind, Cell cell, int rep, LoadResult r, ServerCounters before, ServerCounters after,
-                          CpuSample cpuBefore, CpuSample cpuAfter, String hlog, String hlogTtfb) {
+                          CpuSample cpuBefore, CpuSample cpuAfter, PowerMeter.Window window, String hlog, String hlogTtfb) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("experiment", descriptor.name());
         v.put("cell", cell.id());
@@ -327,33 +312,28 @@ public final class ExperimentRunner {
         v.put("cpu_s_jvm_total", num(jvmCpu));
         v.put("cpu_method", cpuAfter.method());
         v.put("cpu_s_per_gb", bytes == 0 ? "" : num(serverCpu / (bytes / 1e9)));
-        Descriptor.PowerModel power = descriptor.hardware().power();
-        int activeDisks = kind.usesDisk(cell.server()) ? Math.max(1, descriptor.hardware().disks().size()) : 0;
-        double busyCores = Math.min(descriptor.hardware().cores(), serverCpu / seconds);
-        double watts = power.watts(busyCores, activeDisks);
-        boolean modelled = !Double.isNaN(watts);
-        v.put("power_w", modelled ? num(watts) : "");
-        v.put("power_source", modelled ? "modelled" : "none");
-        v.put("req_per_s_per_watt", modelled ? num(r.requestsPerSecond() / watts) : "");
-        v.put("gbps_per_watt", modelled ? num(throughputBps / 1e9 / watts) : "");
+        PowerReading power = window.finish(utilisation(descriptor, kind, cell.server(), serverCpu, seconds));
+        double watts = power.watts();
+        boolean present = power.present();
+        v.put("power_w", present ? num(watts) : "");
+        v.put("power_source", power.source());
+        v.put("req_per_s_per_watt", present ? num(r.requestsPerSecond() / watts) : "");
+        v.put("gbps_per_watt", present ? num(throughputBps / 1e9 / watts) : "");
         v.put("hlog", hlog);
         v.put("hlog_ttfb", hlogTtfb);
         return new ResultRow(v);
     }
 
-    private static String delta(long before, long after) {
-        return before < 0 || after < 0 ? "" : String.valueOf(after - before);
+    /** What the server used in a window, for the power meter: busy cores capped at the profile's, disks if it uses them. */
+    public static PowerMeter.Utilisation utilisation(Descriptor descriptor, Target kind, Descriptor.ServerBuild server,
+                                                     double serverCpuSeconds, double seconds) {
+        int activeDisks = kind.usesDisk(server) ? Math.max(1, descriptor.hardware().disks().size()) : 0;
+        double busyCores = Math.min(descriptor.hardware().cores(), serverCpuSeconds / seconds);
+        return new PowerMeter.Utilisation(seconds, busyCores, activeDisks);
     }
 
-    private ObjectWorkload workload(Cell cell, long objects, double targetHitRatio) {
-        return ObjectWorkload.builder()
-                .objects(objects)
-                .popularity(descriptor.load().popularity())
-                .sizes(String.valueOf(cell.objectSize().bytes()))
-                .targetHitRatio(targetHitRatio)
-                .rangeSize(cell.rangeSize().bytes())
-                .namespace("c" + cell.index() + "-")
-                .build();
+    private static String delta(long before, long after) {
+        return before < 0 || after < 0 ? "" : String.valueOf(after - before);
     }
 
     private static void percentiles(Map<String, String> v, String prefix, Histogram h) {
@@ -364,7 +344,8 @@ public final class ExperimentRunner {
         v.put(prefix + "_p999_ms", empty ? "" : num(h.getValueAtPercentile(99.9) / 1e6));
     }
 
-    static String num(double value) {
+    /** A figure as written to results.csv: six significant digits, empty for NaN or infinite. */
+    public static String num(double value) {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return "";
         }
@@ -375,34 +356,21 @@ public final class ExperimentRunner {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
-    private static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | UncheckedIOException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not delete store directory " + dir + ": " + e.getMessage());
-        }
-    }
-
-    private static void deleteIfEmpty(Path dir) {
-        try (Stream<Path> entries = Files.list(dir)) {
-            if (entries.findAny().isEmpty()) {
-                Files.delete(dir);
-            }
-        } catch (IOException e) {
-            // absent or not empty: leave it
-        }
-    }
-
     /** The measured workload without its own warm-up pass (the runner warms the cache itself, unmeasured). */
     private record MeasuredOnly(Workload workload) implements Workload {
         @Override
         public RequestGenerator newGenerator(long seed) {
             return workload.newGenerator(seed);
+        }
+
+        @Override
+        public long size() {
+            return workload.size();
+        }
+
+        @Override
+        public Schedule schedule() {
+            return workload.schedule();
         }
 
         @Override

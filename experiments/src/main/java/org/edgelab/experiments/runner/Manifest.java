@@ -19,47 +19,43 @@ import org.edgelab.experiments.matrix.Cell;
 
 /**
  * The run's {@code manifest.json}: what ran, where (JVM, OS, cores, git commit), with which descriptor
- * and seed, when, and which cells are done; rewritten atomically (temp file and rename) after every
+ * and seed, when, how each figure was obtained ({@code methods}), and which cells are done; rewritten atomically (temp file and rename) after every
  * cell so it always matches results.csv. Not thread-safe: owned by one runner.
  */
-final class Manifest {
+public final class Manifest {
 
-    static final String CPU_NOTE = "embedded target: loadgen, origin and cache share one JVM; cpu_s_loadgen is the CPU"
-            + " time of loadgen's event-loop threads, cpu_s_server is the JVM's process CPU time minus that (so it"
-            + " includes the origin, GC and JIT), cpu_s_jvm_total is the whole process";
+    /** How the matrix runner's CPU figures are obtained. */
+    public static final String CPU_NOTE = "cpu_s_server is the CPU time of the processes under test as their target"
+            + " measures them (cpu_method names how); where the target cannot tell them apart (embedded: loadgen, origin"
+            + " and cache share one JVM, cpu_method embedded-shared-jvm) it is the JVM's process CPU time minus loadgen's"
+            + " event-loop threads, so it includes the origin, GC and JIT; cpu_s_loadgen is loadgen's event-loop threads,"
+            + " cpu_s_jvm_total the runner's whole JVM";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Path file;
     private final Descriptor descriptor;
     private final List<Cell> cells;
+    private final Map<String, String> methods;
     private final Map<String, Object> content = new LinkedHashMap<>();
     private final Map<String, String> cellStatus = new LinkedHashMap<>();
 
-    Manifest(Path file, Descriptor descriptor, List<Cell> cells) {
+    /** A manifest at {@code file} for these cells; {@code methods} says how each kind of figure is obtained. */
+    public Manifest(Path file, Descriptor descriptor, List<Cell> cells, Map<String, String> methods) {
         this.file = file;
         this.descriptor = descriptor;
-        this.cells = cells;
+        this.cells = List.copyOf(cells);
+        this.methods = new LinkedHashMap<>(methods);
     }
 
     /** Returns the experiment named in an existing manifest. */
-    static String experimentOf(Path manifest) throws IOException {
+    public static String experimentOf(Path manifest) throws IOException {
         JsonNode node = JSON.readTree(manifest.toFile()).get("experiment");
         return node == null ? "" : node.asText();
     }
 
-    static String powerNote(Descriptor d) {
-        Descriptor.PowerModel p = d.hardware().power();
-        if (Double.isNaN(p.idleW())) {
-            return "no power model in the hardware profile: power columns are empty";
-        }
-        return "modelled (no energy counters read): idle " + p.idleW() + " W + " + p.wPerBusyCore()
-                + " W per busy core (cpu_s_server / duration_s) + " + p.wPerActiveDisk() + " W per active disk + NIC "
-                + p.nicW() + " W; coefficients: " + p.source() + " (hardware profile '" + d.hardware().name() + "')";
-    }
-
     /** Writes the manifest with status {@code partial}, the given cells marked done. */
-    void start(Set<String> finished, boolean resumed) throws IOException {
+    public void start(Set<String> finished, boolean resumed) throws IOException {
         Map<String, Object> previous = null;
         if (resumed && Files.exists(file)) {
             @SuppressWarnings("unchecked")
@@ -67,6 +63,7 @@ final class Manifest {
             previous = read;
         }
         content.put("experiment", descriptor.name());
+        content.put("kind", descriptor.kind());
         content.put("description", descriptor.description());
         content.put("descriptor", "descriptor.yaml");
         content.put("descriptor_source", descriptor.source());
@@ -97,12 +94,6 @@ final class Manifest {
         content.put("ended", null);
         content.put("status", "partial");
         content.put("notes", descriptor.notes());
-        Map<String, Object> methods = new LinkedHashMap<>();
-        methods.put("hit_ratio", ExperimentRunner.HIT_RATIO_METHOD);
-        methods.put("cpu", CPU_NOTE);
-        methods.put("power", powerNote(descriptor));
-        methods.put("latency", "ttfb/ttlb percentiles from loadgen HdrHistograms, nanoseconds from each request's intended start, written in ms");
-        methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         content.put("methods", methods);
         for (Cell cell : cells) {
             cellStatus.put(cell.id(), finished.contains(cell.id()) ? "done" : "pending");
@@ -111,13 +102,13 @@ final class Manifest {
     }
 
     /** Marks a cell done and rewrites the manifest. */
-    void cellDone(String cellId) throws IOException {
+    public void cellDone(String cellId) throws IOException {
         cellStatus.put(cellId, "done");
         write();
     }
 
     /** Records the end time and final status ({@code complete} or {@code partial}). */
-    void finish(String status) throws IOException {
+    public void finish(String status) throws IOException {
         content.put("ended", Instant.now().toString());
         content.put("status", status);
         write();
@@ -147,11 +138,10 @@ final class Manifest {
         m.put("memory_bytes", h.memoryBytes());
         m.put("disks", h.disks());
         m.put("link", h.link().name());
-        Descriptor.PowerModel p = h.power();
-        if (!Double.isNaN(p.idleW())) {
-            m.put("power", Map.of("idle_w", p.idleW(), "w_per_busy_core", p.wPerBusyCore(),
-                    "w_per_active_disk", p.wPerActiveDisk(), "nic_w", p.nicW(), "source", p.source()));
-        }
+        Map<String, Object> power = new LinkedHashMap<>();
+        power.put("model", h.power().model());
+        power.putAll(h.power().settings());
+        m.put("power", power);
         return m;
     }
 

@@ -36,17 +36,25 @@ public final class ResultsCsv {
     private ResultsCsv() {
     }
 
-    /** Appends {@code rows} to {@code file}, writing the header first if the file is new or empty. */
+    /** Appends {@code rows} to {@code file} with the matrix {@link #COLUMNS}, writing the header first if the file is new or empty. */
     public static void append(Path file, List<ResultRow> rows) throws IOException {
+        append(file, COLUMNS, rows);
+    }
+
+    /**
+     * Appends {@code rows} to {@code file} with {@code columns} (an experiment kind's own layout), writing the
+     * header first if the file is new or empty.
+     */
+    public static void append(Path file, List<String> columns, List<ResultRow> rows) throws IOException {
         boolean header = !Files.exists(file) || Files.size(file) == 0;
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND)) {
             if (header) {
-                out.write(line(COLUMNS));
+                out.write(line(columns));
             }
             for (ResultRow row : rows) {
-                List<String> values = new ArrayList<>(COLUMNS.size());
-                for (String column : COLUMNS) {
+                List<String> values = new ArrayList<>(columns.size());
+                for (String column : columns) {
                     values.add(row.get(column));
                 }
                 out.write(line(values));

@@ -26,9 +26,16 @@ class CommandsTest {
     }
 
     @Test
-    void listShowsBuiltinExperimentsAndEngines() {
+    void listShowsBuiltinExperimentsAndThePluginsOfEveryKind() {
         String out = execute(new ListCommand(), 0);
-        assertThat(out).contains("varnish-edge", "report A").contains("memory", "raw-log", "raw-files", "tiered", "lmdb");
+        assertThat(out).contains("varnish-edge", "report A", "video-streams", "report C")
+                .contains("memory", "raw-log", "raw-files", "tiered", "lmdb");
+        assertThat(out).contains("Storage engines", "Eviction policies", "Targets", "Workloads", "Power models", "Experiment kinds");
+        assertThat(out).containsPattern("\\n  lru +least recently used")
+                .containsPattern("\\n  embedded +origin and cache in the runner's JVM")
+                .containsPattern("\\n  trace +replay a CSV trace")
+                .containsPattern("\\n  rapl +measured: Linux powercap RAPL")
+                .containsPattern("\\n  video-streams +stream-count search");
     }
 
     @Test
@@ -40,8 +47,23 @@ class CommandsTest {
                 servers: [{engine: memory, settings: {capacity: 16MB}}]
                 load: {connections: 2, duration: 500ms, workload: {object_sizes: 4KB, working_set: 64KB, target_hit_ratio: 0.5}}
                 """);
-        String out = execute(new RunCommand(), 0, file.toString(), "--out", dir.resolve("r").toString());
+        String out = execute(new RunCommand(), 0, file.toString(), "--target", "embedded", "--out", dir.resolve("r").toString());
         assertThat(out).contains("req/s", "server=memory", "complete: 1 of 1 cells").contains(dir.resolve("r").resolve("one").toString());
+    }
+
+    @Test
+    void runWithAnUnknownTargetListsTheKnownTargets() throws IOException {
+        Path file = dir.resolve("one.yaml");
+        Files.writeString(file, "name: one\nservers: [{engine: memory}]\n");
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new RunCommand());
+        cli.setErr(new PrintWriter(err));
+        cli.setExecutionExceptionHandler((ex, c, p) -> {
+            c.getErr().println(ex.getMessage());
+            return 2;
+        });
+        assertThat(cli.execute(file.toString(), "--target", "moon")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown target 'moon'; known targets: ").contains("embedded");
     }
 
     @Test

@@ -136,9 +136,9 @@ class DescriptorLoaderTest {
     void unknownDimensionAndTargetAreErrors() throws IOException {
         assertThat(failure("name: x\nservers: [{engine: memory}]\nmatrix: [server, colour]\n").getMessage())
                 .contains("matrix[1]").contains("unknown dimension 'colour'");
-        DescriptorException target = failure("name: x\ntarget: container\nservers: [{engine: memory}]\n");
+        DescriptorException target = failure("name: x\ntarget: no-such-target\nservers: [{engine: memory}]\n");
         assertThat(target.line()).isEqualTo(2);
-        assertThat(target.getMessage()).contains("unknown target 'container'");
+        assertThat(target.getMessage()).contains("unknown target 'no-such-target'").contains("embedded");
     }
 
     @Test
@@ -195,7 +195,8 @@ class DescriptorLoaderTest {
         assertThat(full.load().connections()).containsExactly(8);
         assertThat(full.load().duration()).hasSeconds(20);
         assertThat(full.hardware().name()).isEqualTo("local");
-        assertThat(full.hardware().power().idleW()).isPositive();
+        assertThat(full.hardware().power().model()).isEqualTo("linear");
+        assertThat(Double.parseDouble(full.hardware().power().settings().get("idle_w"))).isPositive();
         Descriptor quick = DescriptorLoader.load(variant.toString(), true);
         assertThat(quick.load().duration()).hasSeconds(1);
         assertThat(quick.quick()).isTrue();
@@ -252,7 +253,7 @@ class DescriptorLoaderTest {
             Path file = write("hw.yaml", "name: x\nincludes: [" + profile + "]\nservers: [{engine: memory}]\n");
             Descriptor d = DescriptorLoader.load(file.toString(), false);
             assertThat(d.hardware().cores()).isIn(8, 32);
-            assertThat(d.hardware().power().source()).contains("assumed");
+            assertThat(d.hardware().power().settings().get("source")).contains("assumed");
         }
     }
 

@@ -1,0 +1,25 @@
+package org.edgelab.experiments.power;
+
+import java.util.List;
+import org.edgelab.experiments.descriptor.Descriptor.Hardware;
+import org.edgelab.experiments.plugin.PluginSettings;
+import org.edgelab.experiments.plugin.Setting;
+import org.edgelab.plugin.NamedPlugin;
+
+/**
+ * How a run's power is obtained (a hardware profile's {@code power.model}): modelled from utilisation or
+ * measured from energy counters. Found by name through {@link PowerModels}; a jar adds one with a
+ * {@code META-INF/services/org.edgelab.experiments.power.PowerModel} line. Implementations are
+ * stateless and thread-safe.
+ */
+public interface PowerModel extends NamedPlugin {
+
+    /** The keys this model accepts in the power block (besides {@code model}). */
+    List<Setting> settings();
+
+    /** Checks the settings while the descriptor loads; throws {@code SettingException} naming the bad key. */
+    void validate(PluginSettings settings);
+
+    /** A meter for one run on {@code hardware} with these (validated) settings. */
+    PowerMeter meter(PluginSettings settings, Hardware hardware);
+}

@@ -1,0 +1,101 @@
+package org.edgelab.experiments.video;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.ResultRow;
+import org.edgelab.experiments.runner.ResultsCsv;
+import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.RunResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The stream-count search end to end on the embedded target: real origin, cache, store and players on loopback. */
+class VideoStreamsExperimentTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void searchesEachBuildAndWritesOneRowPerBuildAndRepetition() throws IOException {
+        Path file = dir.resolve("tiny-video.yaml");
+        Files.writeString(file, """
+                name: tiny-video
+                kind: video-streams
+                includes: [hardware/local]
+                settings: {initial_streams: 1, step: 1, max_streams: 2, step_warm_up: 1s, step_measure: 1s}
+                servers:
+                  - {name: memory, engine: memory, settings: {capacity: 64MB}}
+                  - {name: disk, engine: raw-log, settings: {disks: "${store}", capacity: 64MB}}
+                load:
+                  threads: 1
+                  workload:
+                    kind: video
+                    settings:
+                      bitrate: 300KB
+                      fps: 30
+                      frames_per_object: 60
+                      look_ahead_frames: 40
+                      min_look_ahead_frames: 20
+                      fetches_per_stream: 2
+                matrix: [server]
+                """);
+        Descriptor d = DescriptorLoader.load(file.toString(), false);
+        RunResult result = ExperimentKinds.get(d.kind()).run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+
+        assertThat(result.complete()).isTrue();
+        assertThat(Files.readAllLines(result.directory().resolve("results.csv")).get(0).split(","))
+                .containsExactlyElementsOf(VideoStreamsExperiment.COLUMNS);
+        List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));
+        assertThat(rows).extracting(r -> r.get("cell")).containsExactly("server=memory", "server=disk");
+        for (ResultRow row : rows) {
+            assertThat(row.get("experiment")).isEqualTo("tiny-video");
+            assertThat(row.get("target")).isEqualTo("embedded");
+            assertThat(row.number("stream_bitrate_bps")).isEqualTo(300_000 * 8.0);
+            assertThat(row.number("frame_bytes")).isEqualTo(10_000.0);
+            int sustained = (int) row.number("streams_sustained");
+            assertThat(sustained).isBetween(0, 2);
+            if ("true".equals(row.get("search_capped"))) {
+                assertThat(sustained).isEqualTo(2);
+                assertThat(row.get("streams_first_unhealthy")).isEmpty();
+            } else {
+                assertThat(row.number("streams_first_unhealthy")).isEqualTo(sustained + 1);
+                assertThat(row.get("limit")).isNotEmpty();
+            }
+            if (sustained > 0) {
+                assertThat(row.number("frame_latency_p99_ms")).isLessThanOrEqualTo(30.0);
+                assertThat(row.number("min_lookahead_frames")).isGreaterThanOrEqualTo(20.0);
+                assertThat(row.number("dropped_frames")).isZero();
+            }
+            assertThat(row.number("steps")).isEqualTo(Math.min(2, sustained + 1));
+            assertThat(row.number("frame_latency_p50_ms")).isLessThanOrEqualTo(row.number("frame_latency_p99_ms"));
+            assertThat(row.number("frames_played")).isPositive();
+            assertThat(row.number("errors")).isZero();
+            assertThat(row.number("server_hits")).isPositive();
+            assertThat(row.number("cpu_s_server")).isPositive();
+            assertThat(row.get("cpu_method")).isNotEmpty();
+            assertThat(row.get("power_source")).isEqualTo("modelled");
+            // hardware/local: 40 W idle + 10 W per busy core + 5 W per active disk + 5 W NIC, over the whole search
+            double busy = Math.min(Runtime.getRuntime().availableProcessors(), row.number("cpu_s_server") / row.number("duration_s"));
+            double disks = row.get("server").equals("disk") ? 1 : 0;
+            assertThat(row.number("power_w")).isCloseTo(40 + 10 * busy + 5 * disks + 5, org.assertj.core.data.Offset.offset(0.01));
+        }
+        JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
+        assertThat(manifest.get("kind").asText()).isEqualTo("video-streams");
+        assertThat(manifest.get("status").asText()).isEqualTo("complete");
+        assertThat(manifest.get("methods").get("health").asText()).contains("p99 <= 30 ms").contains(">= 20 frames");
+        assertThat(manifest.get("methods").get("scaling").asText()).contains("SCALED").contains("0.300 MB/s");
+        assertThat(manifest.get("methods").get("power").asText()).startsWith("modelled");
+        assertThat(result.notes()).anySatisfy(n -> assertThat(n).startsWith("scaling: SCALED"));
+        assertThat(result.directory().resolve("descriptor.yaml")).hasContent(d.sourceText());
+        assertThat(result.directory().resolve("stores")).doesNotExist();
+    }
+}
