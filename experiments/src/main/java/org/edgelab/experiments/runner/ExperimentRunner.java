@@ -25,6 +25,7 @@ import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.target.CpuSample;
+import org.edgelab.experiments.target.EmbeddedTarget;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.Target;
@@ -305,14 +306,18 @@ public final class ExperimentRunner {
         double loadgenCpu = r.loopCpuSeconds();
         double jvmCpu = r.processCpuSeconds();
         boolean measured = cpuBefore.measured() && cpuAfter.measured();
+        // Only the embedded target shares this JVM, so only there is "JVM minus loadgen" the server's CPU;
+        // elsewhere an unmeasured figure stays empty rather than wrong.
+        boolean sharedJvm = EmbeddedTarget.CPU_METHOD.equals(cpuAfter.method());
         double serverCpu = measured ? Math.max(0, cpuAfter.serverSeconds() - cpuBefore.serverSeconds())
-                : Math.max(0, jvmCpu - Math.max(0, loadgenCpu));
+                : sharedJvm ? Math.max(0, jvmCpu - Math.max(0, loadgenCpu)) : Double.NaN;
         v.put("cpu_s_server", num(serverCpu));
         v.put("cpu_s_loadgen", num(loadgenCpu));
         v.put("cpu_s_jvm_total", num(jvmCpu));
         v.put("cpu_method", cpuAfter.method());
-        v.put("cpu_s_per_gb", bytes == 0 ? "" : num(serverCpu / (bytes / 1e9)));
-        PowerReading power = window.finish(utilisation(descriptor, kind, cell.server(), serverCpu, seconds));
+        v.put("cpu_s_per_gb", bytes == 0 || Double.isNaN(serverCpu) ? "" : num(serverCpu / (bytes / 1e9)));
+        PowerReading power = Double.isNaN(serverCpu) ? PowerReading.ABSENT
+                : window.finish(utilisation(descriptor, kind, cell.server(), serverCpu, seconds));
         double watts = power.watts();
         boolean present = power.present();
         v.put("power_w", present ? num(watts) : "");

@@ -21,7 +21,7 @@ public final class ResultsCsv {
     /** The columns, in order. Units are in the column names ({@code _s}, {@code _ms}, {@code _bps} = bits/s). */
     public static final List<String> COLUMNS = List.of(
             "experiment", "cell", "repetition",
-            "server", "engine", "object_size_bytes", "connections", "range_size_bytes", "link", "link_bps", "link_latency_ms",
+            "server", "target", "engine", "object_size_bytes", "connections", "range_size_bytes", "link", "link_bps", "link_latency_ms",
             "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
             "ttfb_p50_ms", "ttfb_p90_ms", "ttfb_p99_ms", "ttfb_p999_ms",
             "ttlb_p50_ms", "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms",
