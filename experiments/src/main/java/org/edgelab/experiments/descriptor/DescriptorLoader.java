@@ -459,6 +459,11 @@ public final class DescriptorLoader {
                 try {
                     target = Targets.get(targetName);
                 } catch (UnknownPluginException e) {
+                    if (Boolean.TRUE.equals(s.optional())) {
+                        notes.add("server '" + buildName + "' skipped: " + e.getMessage()
+                                + " (peer targets come with the peers module, which ./edgelab includes)");
+                        continue;
+                    }
                     throw at.error(pointer + "/target", e.getMessage());
                 }
                 Map<String, String> targetSettings = new LinkedHashMap<>(defaultTargetSettings);

@@ -1,0 +1,44 @@
+package org.edgelab.peers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.target.Targets;
+import org.junit.jupiter.api.Test;
+
+class BuiltinExperimentsWithPeersTest {
+
+    @Test
+    void varnishEdgeComparesTheEnginesWithEveryInstalledPeer() {
+        List<String> peers = List.of("varnish-malloc", "varnish-file", "trafficserver", "nginx-cache");
+        for (boolean quick : new boolean[] {false, true}) {
+            Descriptor d = DescriptorLoader.load("varnish-edge", quick);
+            for (String peer : peers) {
+                Descriptor.ServerBuild build = d.servers().stream().filter(s -> s.name().equals(peer)).findFirst().orElse(null);
+                if (build == null) {
+                    // skipped only because the peer's binary is missing here, never because its target is unknown
+                    assertThat(d.notes()).anySatisfy(n -> assertThat(n).contains(peer).contains("apt-get install"));
+                    PeerRequirement.assumeAvailable(java.util.Optional.of(peer + " is not installed"));
+                } else {
+                    assertThat(Targets.get(build.target()).unavailableReason(build)).isEmpty();
+                }
+            }
+            assertThat(d.servers()).extracting(Descriptor.ServerBuild::name).contains("memory");
+        }
+    }
+
+    @Test
+    void boosterHttpHasNginxServingFilesAsItsRawBaseline() {
+        Descriptor d = DescriptorLoader.load("booster-http", true);
+        Descriptor.ServerBuild nginx = d.servers().stream().filter(s -> s.name().equals("nginx-files")).findFirst().orElse(null);
+        if (nginx == null) {
+            assertThat(d.notes()).anySatisfy(n -> assertThat(n).contains("nginx-files").contains("apt-get install"));
+            PeerRequirement.assumeAvailable(java.util.Optional.of("nginx is not installed"));
+            return;
+        }
+        assertThat(nginx.target()).isEqualTo("nginx");
+        assertThat(nginx.engine()).isEqualTo("files");
+    }
+}
