@@ -14,7 +14,7 @@ import java.time.Duration;
  * {@code GET /stats} (requests, hits, misses, bytesToClients, bytesFromOrigin) or the origin's
  * {@code GET /_stats} (requests, bytesSent; no cache counters). Thread-safe.
  */
-final class ServerStatsReader {
+public final class ServerStatsReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -22,7 +22,8 @@ final class ServerStatsReader {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final URI statsUri;
 
-    ServerStatsReader(URI statsUri) {
+    /** A reader of {@code statsUri} (a cache's admin {@code /stats} or an origin's {@code /_stats}). */
+    public ServerStatsReader(URI statsUri) {
         this.statsUri = statsUri;
     }
 
@@ -32,7 +33,7 @@ final class ServerStatsReader {
     }
 
     /** Reads the counters now. */
-    ServerCounters read() throws IOException {
+    public ServerCounters read() throws IOException {
         HttpResponse<String> response;
         try {
             response = HTTP.send(HttpRequest.newBuilder(statsUri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
