@@ -84,9 +84,10 @@ def wrk(url, connections, threads, duration, timeout, binary="wrk", rate=None):
     return r
 
 
-def edgelab_load(url, connections, threads, duration, timeout, rate=None):
+def edgelab_load(url, connections, threads, duration, timeout, rate=None, warmup=0):
     out = subprocess.run([os.path.join(ROOT, "edgelab"), "load", url, f"-c{connections}", f"-t{threads}",
-                          f"-d{duration}s", "--timeout", f"{timeout}s", "--latency"] + (["--rate", str(rate)] if rate else []),
+                          f"-d{duration}s", "--timeout", f"{timeout}s", "--latency"] + (["--rate", str(rate)] if rate else [])
+                         + ([f"--warmup", f"{warmup}s"] if warmup else []),
                          capture_output=True, text=True, check=True).stdout
     r = parse_summary(out)
     errors = re.search(r"Errors:\s*(.*)", out)
@@ -109,6 +110,8 @@ def main():
     ap.add_argument("--clients", default="wrk", help="comma-separated: wrk, wrk2, edgelab")
     ap.add_argument("--rate", type=int, default=None,
                     help="fixed arrival rate (req/s) for wrk2 and edgelab (open loop); wrk refuses it")
+    ap.add_argument("--edgelab-warmup", type=int, default=0,
+                    help="seconds of unrecorded load before edgelab's measured run (wrk2 always calibrates ~10 s first)")
     ap.add_argument("--wrk2", default=shutil.which("wrk2") or "/tmp/wrk2/wrk", help="path of the wrk2 binary")
     ap.add_argument("--csv", default=os.path.join(ROOT, "results", "bench-servers.csv"))
     args = ap.parse_args()
@@ -192,7 +195,8 @@ http {{
                         r["client_cpu_s"] = (proc_after.children_user + proc_after.children_system
                                              - proc_before.children_user - proc_before.children_system)
                     else:
-                        r = edgelab_load(url, args.connections, args.threads, args.duration, 10, rate=args.rate)
+                        r = edgelab_load(url, args.connections, args.threads, args.duration, 10, rate=args.rate,
+                                         warmup=args.edgelab_warmup)
                     cpu = cpu_seconds(pids()) - before
                     gb = r["bytes_read"] / 1e9
                     row = {"server": name, "client": client, "size_bytes": size, "run": run, "connections": args.connections,

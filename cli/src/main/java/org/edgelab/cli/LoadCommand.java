@@ -59,6 +59,10 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "2s", converter = Converters.Time.class, description = "A response not complete after this long is a timeout (default: ${DEFAULT-VALUE}).")
     private Duration timeout;
 
+    @Option(names = "--warmup", defaultValue = "0s", converter = Converters.Time.class,
+            description = "Send the same load for this long before the measured run, unrecorded (like wrk2's calibration; default: none).")
+    private Duration warmup;
+
     @Option(names = "--latency", description = "Print the latency distribution.")
     private boolean latency;
 
@@ -153,6 +157,7 @@ final class LoadCommand implements Callable<Integer> {
                 .connections(connections)
                 .threads(threads)
                 .duration(duration)
+                .warmUp(warmup)
                 .timeout(timeout)
                 .latency(latency)
                 .requests(requests)

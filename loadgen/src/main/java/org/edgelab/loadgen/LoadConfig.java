@@ -33,6 +33,7 @@ public final class LoadConfig {
     private final long seed;
     private final Duration reportInterval;
     private final Duration lateThreshold;
+    private final Duration warmUp;
 
     private LoadConfig(Builder b) {
         this.url = b.url;
@@ -49,6 +50,7 @@ public final class LoadConfig {
         this.seed = b.seed;
         this.reportInterval = b.reportInterval;
         this.lateThreshold = b.lateThreshold;
+        this.warmUp = b.warmUp;
     }
 
     /** A builder with wrk's defaults: 10 connections, 2 threads, 10 s, 2 s timeout, closed loop. */
@@ -132,11 +134,20 @@ public final class LoadConfig {
         return lateThreshold;
     }
 
+    /**
+     * Load sent before the measured run and not recorded (like wrk2's calibration period): the same
+     * connections, rate and workload, so the client's and server's JIT and caches are warm. Zero for none.
+     */
+    public Duration warmUp() {
+        return warmUp;
+    }
+
     /** A one-line description: "12 connections, 2 threads, 10s, closed loop". */
     public String describe() {
         Schedule s = schedule();
-        return String.format(Locale.ROOT, "%d connections, %d threads, %ss%s, %s, timeout %sms, link %s",
+        return String.format(Locale.ROOT, "%d connections, %d threads, %ss%s%s, %s, timeout %sms, link %s",
                 connections, threads, duration.toMillis() / 1000.0,
+                warmUp.isZero() ? "" : " after an unrecorded " + warmUp.toMillis() / 1000.0 + "s warm-up",
                 requests > 0 ? ", at most " + requests + " requests" : "",
                 s == null ? "closed loop" : "open loop (" + s.describe() + ")", timeout.toMillis(), link.describe());
     }
@@ -157,6 +168,7 @@ public final class LoadConfig {
         private long seed = 42;
         private Duration reportInterval = Duration.ofSeconds(1);
         private Duration lateThreshold = Duration.ofMillis(1);
+        private Duration warmUp = Duration.ZERO;
 
         private Builder() {
         }
@@ -207,6 +219,15 @@ public final class LoadConfig {
                 throw new IllegalArgumentException("duration must be > 0, got " + duration);
             }
             this.duration = duration;
+            return this;
+        }
+
+        /** {@code --warmup}: unrecorded load of the same shape before the measured run (zero for none). */
+        public Builder warmUp(Duration warmUp) {
+            if (warmUp == null || warmUp.isNegative()) {
+                throw new IllegalArgumentException("warm-up must be >= 0, got " + warmUp);
+            }
+            this.warmUp = warmUp;
             return this;
         }
 

@@ -7,8 +7,8 @@ import org.edgelab.loadgen.workload.ObjectWorkload;
 import org.edgelab.loadgen.workload.Workload;
 
 /**
- * Runs a {@link LoadConfig}: an unmeasured warm-up pass if the workload asks for one, then the measured
- * run, bounded by the duration and the request bound. The Java API behind {@code edgelab load}.
+ * Runs a {@link LoadConfig}: an unmeasured warm-up pass if the workload asks for one, then unrecorded load
+ * for {@link LoadConfig#warmUp()} if set, then the measured run, bounded by the duration and the request bound. The Java API behind {@code edgelab load}.
  *
  * <p>Thread-safety: stateless; concurrent runs are independent (each has its own event loops).
  */
@@ -30,6 +30,12 @@ public final class LoadRunner {
             warmUp = LoadEngine.run(new LoadEngine.Phase(address, host, config.connections(), config.threads(),
                     config.duration(), 0, config.timeout(), null, warm, LinkEmulation.NONE, config.verify(),
                     config.seed() ^ 0x3C6EF372FE94F82AL, config.reportInterval(), config.lateThreshold()));
+        }
+        if (!config.warmUp().isZero()) {
+            // unrecorded: only warms the JIT, connections and caches on both sides
+            LoadEngine.run(new LoadEngine.Phase(address, host, config.connections(), config.threads(),
+                    config.warmUp(), 0, config.timeout(), config.schedule(), config.workload(), config.link(),
+                    config.verify(), config.seed() ^ 0x9E3779B97F4A7C15L, config.reportInterval(), config.lateThreshold()));
         }
         LoadEngine.Outcome measured = LoadEngine.run(new LoadEngine.Phase(address, host, config.connections(),
                 config.threads(), config.duration(), config.requests(), config.timeout(), config.schedule(),

@@ -105,6 +105,17 @@ class LoadRunnerOriginTest {
     }
 
     @Test
+    void warmUpLoadIsSentButNotRecorded() throws Exception {
+        long before = origin.stats().requests();
+        LoadResult r = LoadRunner.run(config("/objects/10KB/warm-a").warmUp(Duration.ofMillis(500)).requests(50).build());
+        assertThat(r.counters().completed()).isEqualTo(50);
+        assertThat(r.ttlb().getTotalCount()).isEqualTo(50);
+        long warmUpRequests = origin.stats().requests() - before - 50;
+        assertThat(warmUpRequests).isGreaterThan(0); // the warm-up went to the server...
+        assertThat(r.config().describe()).contains("unrecorded 0.5s warm-up"); // ...and the run says so
+    }
+
+    @Test
     void chunkedBodiesAreParsedAndVerified() throws Exception {
         LoadResult good = LoadRunner.run(config("/objects/300KB/chunked-a?chunked=true").requests(30).build());
         assertThat(good.counters().goodResponses()).isEqualTo(30);
