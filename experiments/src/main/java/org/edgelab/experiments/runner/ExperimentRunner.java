@@ -12,10 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
@@ -118,71 +115,20 @@ public final class ExperimentRunner {
         for (ResultRow row : ResultsCsv.read(csv)) {
             finished.add(row.get("cell"));
         }
-        for (Descriptor.ServerBuild build : descriptor.servers()) {
-            Optional<String> unavailable = Targets.get(build.target()).unavailableReason(build);
-            if (unavailable.isPresent()) {
-                throw new IllegalStateException("server '" + build.name() + "' (target " + build.target()
-                        + ") cannot run on this machine: " + unavailable.get());
-            }
-        }
+        Targets.requireAvailable(descriptor.servers());
         int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
         manifest.start(finished, options.resume() != null);
         descriptor.notes().forEach(note -> progress.note(note));
 
-        Thread runner = Thread.currentThread();
-        CountDownLatch done = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            if (done.getCount() > 0) {
-                progress.note("interrupted: finishing with a partial result in " + directory);
-                runner.interrupt();
-                try {
-                    done.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }, "edgelab-experiment-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        int ran = 0;
-        boolean interrupted = false;
+        CellLoop.Outcome outcome;
         try {
-            for (Cell cell : cells) {
-                if (finished.contains(cell.id())) {
-                    continue;
-                }
-                if (Thread.currentThread().isInterrupted()) {
-                    interrupted = true;
-                    break;
-                }
-                List<ResultRow> rows;
-                try {
-                    rows = runCell(cell);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    break;
-                }
-                ResultsCsv.append(csv, rows);
-                finished.add(cell.id());
-                manifest.cellDone(cell.id());
-                ran++;
-            }
+            outcome = CellLoop.run(cells, finished, manifest, directory, progress::note,
+                    cell -> ResultsCsv.append(csv, runCell(cell)));
         } finally {
-            boolean complete = !interrupted && cells.stream().allMatch(c -> finished.contains(c.id()));
-            manifest.finish(complete ? "complete" : "partial");
             progress.close();
-            RunFolders.deleteIfEmpty(directory.resolve("stores"));
-            RunFolders.deleteIfEmpty(directory.resolve("targets"));
-            done.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook is running and waits for us
-            }
-            if (interrupted) {
-                Thread.interrupted();
-            }
         }
-        boolean complete = cells.stream().allMatch(c -> finished.contains(c.id())) && !interrupted;
+        boolean complete = outcome.complete();
+        int ran = outcome.ran();
         List<String> notes = new ArrayList<>(descriptor.notes());
         notes.add("cpu: " + Manifest.CPU_NOTE);
         notes.add("power: " + power.method());

@@ -1,6 +1,8 @@
 package org.edgelab.experiments.target;
 
 import java.util.Collection;
+import java.util.Optional;
+import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.plugin.PluginRegistry;
 
 /**
@@ -28,6 +30,20 @@ public final class Targets {
     /** Every registered target, sorted by name. */
     public static Collection<Target> all() {
         return Holder.REGISTRY.all();
+    }
+
+    /**
+     * Checks every build can run on this machine now; throws {@link IllegalStateException} naming the first
+     * that cannot and what it lacks (for example the package to install), before a run starts anything.
+     */
+    public static void requireAvailable(Collection<Descriptor.ServerBuild> builds) {
+        for (Descriptor.ServerBuild build : builds) {
+            Optional<String> unavailable = get(build.target()).unavailableReason(build);
+            if (unavailable.isPresent()) {
+                throw new IllegalStateException("server '" + build.name() + "' (target " + build.target()
+                        + ") cannot run on this machine: " + unavailable.get());
+            }
+        }
     }
 
     /** The registered names, sorted. */

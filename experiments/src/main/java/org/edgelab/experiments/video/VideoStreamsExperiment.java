@@ -13,10 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
@@ -26,6 +23,7 @@ import org.edgelab.experiments.plugin.SettingException;
 import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.power.PowerReading;
+import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.Manifest;
@@ -226,68 +224,15 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
             for (ResultRow row : ResultsCsv.read(csv)) {
                 finished.add(row.get("cell"));
             }
-            for (Descriptor.ServerBuild build : d.servers()) {
-                Optional<String> unavailable = Targets.get(build.target()).unavailableReason(build);
-                if (unavailable.isPresent()) {
-                    throw new IllegalStateException("server '" + build.name() + "' (target " + build.target()
-                            + ") cannot run on this machine: " + unavailable.get());
-                }
-            }
+            Targets.requireAvailable(d.servers());
             int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
             manifest.start(finished, options.resume() != null);
             d.notes().forEach(n -> say("note: " + n));
             say("note: " + scalingNote(playback.bitrateBytesPerSecond()));
-            Thread runner = Thread.currentThread();
-            CountDownLatch done = new CountDownLatch(1);
-            Thread hook = new Thread(() -> {
-                if (done.getCount() > 0) {
-                    say("interrupted: finishing with a partial result in " + directory);
-                    runner.interrupt();
-                    try {
-                        done.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-            }, "edgelab-video-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
-            int ran = 0;
-            boolean interrupted = false;
-            try {
-                for (Cell cell : cells) {
-                    if (finished.contains(cell.id())) {
-                        continue;
-                    }
-                    if (Thread.currentThread().isInterrupted()) {
-                        interrupted = true;
-                        break;
-                    }
-                    try {
-                        ResultsCsv.append(csv, COLUMNS, cell(cell));
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                        break;
-                    }
-                    finished.add(cell.id());
-                    manifest.cellDone(cell.id());
-                    ran++;
-                }
-            } finally {
-                boolean complete = !interrupted && cells.stream().allMatch(c -> finished.contains(c.id()));
-                manifest.finish(complete ? "complete" : "partial");
-                RunFolders.deleteIfEmpty(directory.resolve("stores"));
-                RunFolders.deleteIfEmpty(directory.resolve("targets"));
-                done.countDown();
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException e) {
-                    // the JVM is shutting down: the hook is running and waits for us
-                }
-                if (interrupted) {
-                    Thread.interrupted();
-                }
-            }
-            boolean complete = !interrupted && cells.stream().allMatch(c -> finished.contains(c.id()));
+            CellLoop.Outcome outcome = CellLoop.run(cells, finished, manifest, directory, this::say,
+                    cell -> ResultsCsv.append(csv, COLUMNS, cell(cell)));
+            boolean complete = outcome.complete();
+            int ran = outcome.ran();
             List<String> notes = new ArrayList<>(d.notes());
             notes.add("playback: " + playbackNote());
             notes.add("scaling: " + scalingNote(playback.bitrateBytesPerSecond()));
