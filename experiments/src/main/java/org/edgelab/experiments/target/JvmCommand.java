@@ -14,7 +14,7 @@ import java.util.Optional;
  * needs them), a heap limit, and optionally pinned to CPUs with {@code taskset -c}. Stateless and
  * thread-safe.
  */
-final class JvmCommand {
+public final class JvmCommand {
 
     private JvmCommand() {
     }
@@ -43,7 +43,7 @@ final class JvmCommand {
         if (heapBytes > 0) {
             command.add("-Xmx" + Math.max(1, heapBytes >> 20) + "m");
         }
-        command.addAll(moduleFlags(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        command.addAll(inheritedModuleFlags());
         command.add("-cp");
         command.add(absoluteClassPath(System.getProperty("java.class.path")));
         command.add(mainClass);
@@ -63,6 +63,14 @@ final class JvmCommand {
             }
         }
         return String.join(File.pathSeparator, entries);
+    }
+
+    /**
+     * The {@code --add-opens}/{@code --add-exports} flags this JVM was started with (the root pom's
+     * {@code edgelab.lmdb.opens}, via surefire or the launcher), for servers started in other JVMs.
+     */
+    public static List<String> inheritedModuleFlags() {
+        return moduleFlags(ManagementFactory.getRuntimeMXBean().getInputArguments());
     }
 
     /** The {@code --add-opens} and {@code --add-exports} flags among a JVM's input arguments, in either form. */

@@ -13,6 +13,7 @@ import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.EdgeLabBuilds;
+import org.edgelab.experiments.target.JvmCommand;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
@@ -44,9 +45,6 @@ public final class ContainerTarget implements Target {
     /** The message when Docker does not answer. */
     public static final String NO_DOCKER = "Docker is not available: apt-get install docker.io and start dockerd";
     static final Set<String> SETTINGS = Set.of(ContainerLimits.CPUS, ContainerLimits.MEMORY, JAVA_OPTIONS);
-    /** JVM flags every EdgeLab server needs (lmdbjava's access to NIO internals; the root pom's edgelab.lmdb.opens). */
-    static final List<String> REQUIRED_JVM_FLAGS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
-            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED");
     static final String ORIGIN_MAIN = "org.edgelab.origin.cli.OriginCommand";
     static final String CACHE_MAIN = "org.edgelab.cache.cli.ServeCommand";
 
@@ -142,7 +140,8 @@ public final class ContainerTarget implements Target {
 
     /** The container's command: the image's entry point is {@code java}, so JVM flags, class path, main class, arguments. */
     static List<String> command(ServerImages.ServerImage image, List<String> jvmFlags, String mainClass, List<String> arguments) {
-        List<String> command = new ArrayList<>(REQUIRED_JVM_FLAGS);
+        // the runner's own --add-opens (lmdbjava's access to NIO internals), defined once in the root pom
+        List<String> command = new ArrayList<>(JvmCommand.inheritedModuleFlags());
         command.addAll(jvmFlags);
         command.addAll(List.of("-cp", image.classPath(), mainClass));
         command.addAll(arguments);
