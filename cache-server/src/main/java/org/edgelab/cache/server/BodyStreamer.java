@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongConsumer;
+import org.edgelab.origin.transport.LoopTurns;
 import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.StoredObject;
 
@@ -38,7 +39,8 @@ final class BodyStreamer {
      * Bytes one response may write in one event-loop turn before it yields to the other
      * connections of its loop (like nginx's sendfile_max_chunk): on loopback a fast reader keeps
      * the channel writable, and without a cap one large response would run to its end while the
-     * loop's other responses wait.
+     * loop's other responses wait. The pump then continues after the loop's next I/O poll
+     * ({@link LoopTurns}), so requests and origin bodies are read between turns.
      */
     static final long TURN_BUDGET = 2L << 20;
 
@@ -152,7 +154,7 @@ final class BodyStreamer {
     private void yieldTurn() {
         waiting = true;
         channel.flush();
-        channel.eventLoop().execute(() -> {
+        LoopTurns.afterNextIo(channel.eventLoop(), () -> {
             waiting = false;
             pump();
         });

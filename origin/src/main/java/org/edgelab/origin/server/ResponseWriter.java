@@ -18,6 +18,7 @@ import java.lang.System.Logger.Level;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.edgelab.origin.transport.LoopTurns;
 
 /**
  * Writes one response on its channel's event loop: waits out the first-byte delay (scheduled, never
@@ -212,7 +213,7 @@ final class ResponseWriter {
             }
             if (chunks++ == CHUNKS_PER_TURN) {
                 pumpQueued = true;
-                ctx.executor().execute(this::pump);
+                LoopTurns.afterNextIo(ctx.executor(), this::pump);
                 return;
             }
             Segment segment = body.get(segmentIndex);
