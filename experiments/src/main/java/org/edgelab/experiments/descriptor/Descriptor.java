@@ -73,6 +73,7 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      * @param timeout        per-request timeout
      * @param rate           open-loop rate text, or null for closed loop
      * @param warmUp         warm the cache before each repetition
+     * @param settle         unrecorded time at the measured load before each repetition's measurement (zero: none)
      * @param objectSizes    object sizes (fan out)
      * @param workingSet     bytes of the warmed object set
      * @param maxObjects     upper bound on the object count
@@ -84,7 +85,7 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      * @param workloadSettings that plugin's settings, prepared (relative paths resolved)
      */
     public record LoadProfile(List<Integer> connections, int threads, Duration duration, Duration timeout, String rate,
-                              boolean warmUp, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
+                              boolean warmUp, Duration settle, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
                               String popularity, double targetHitRatio, List<ByteSizeValue> rangeSizes,
                               List<Link> links, String workloadKind, Map<String, String> workloadSettings) {
         public LoadProfile {

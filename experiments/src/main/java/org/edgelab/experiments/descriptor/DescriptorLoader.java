@@ -493,7 +493,7 @@ public final class DescriptorLoader {
         }
 
         private LoadProfile load(DescriptorSpec.Load spec, DescriptorSource source) {
-            DescriptorSpec.Load l = spec != null ? spec : new DescriptorSpec.Load(null, null, null, null, null, null, null, null);
+            DescriptorSpec.Load l = spec != null ? spec : new DescriptorSpec.Load(null, null, null, null, null, null, null, null, null);
             List<Integer> connections = l.connections() == null || l.connections().isEmpty() ? List.of(10) : l.connections();
             for (int i = 0; i < connections.size(); i++) {
                 if (connections.get(i) == null || connections.get(i) < 1) {
@@ -512,6 +512,7 @@ public final class DescriptorLoader {
             if (timeout.isZero()) {
                 throw at.error("/load/timeout", "the timeout must be more than 0");
             }
+            Duration settle = l.settle() == null ? Duration.ZERO : l.settle().duration();
             if (l.rate() != null) {
                 try {
                     RateSchedule.parse(l.rate(), duration);
@@ -568,7 +569,7 @@ public final class DescriptorLoader {
             } catch (SettingException e) {
                 throw at.error("/load/workload/settings" + (e.key().isEmpty() ? "" : "/" + e.key()), e.getMessage());
             }
-            return new LoadProfile(connections, threads, duration, timeout, l.rate(), l.warmUp() == null || l.warmUp(),
+            return new LoadProfile(connections, threads, duration, timeout, l.rate(), l.warmUp() == null || l.warmUp(), settle,
                     sizes, workingSet, maxObjects, popularity, target, ranges, links, plugin.name(), workloadSettings.asMap());
         }
 

@@ -55,11 +55,13 @@ public record DescriptorSpec(String name, String kind, Map<String, String> setti
      * @param timeout     per-request timeout
      * @param rate        open-loop rate ({@code 1000}, {@code 100..1000}); absent for closed loop
      * @param warmUp      warm the cache before each repetition (see {@link Workload#targetHitRatio})
+     * @param settle      how long the measured load runs unrecorded before each repetition's measurement
+     *                    (JIT, page cache and connections reach their steady state); absent for none
      * @param workload    what is requested
      * @param links       emulated client links (a list fans out)
      */
     public record Load(List<Integer> connections, Integer threads, DurationValue duration, DurationValue timeout,
-                       String rate, Boolean warmUp, Workload workload, List<Link> links) {
+                       String rate, Boolean warmUp, DurationValue settle, Workload workload, List<Link> links) {
     }
 
     /**

@@ -41,6 +41,7 @@ import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.units.Durations;
 
 /**
  * Runs a {@code matrix} experiment: for each cell, starts the build's target (origin, store and cache),
@@ -90,12 +91,17 @@ public final class ExperimentRunner {
         Map<String, String> methods = new LinkedHashMap<>();
         methods.put("workload", workloadKind.name() + ": " + workloadKind.description());
         methods.put("hit_ratio", workloadKind.method());
+        methods.put("measurement", descriptor.load().settle().isZero()
+                ? "each repetition is measured from its first request, right after the cache warm-up"
+                : "each repetition is measured after " + Durations.format(descriptor.load().settle())
+                        + " of the same load unrecorded (load.settle), right after the cache warm-up");
         methods.put("cpu", Manifest.CPU_NOTE);
         methods.put("power", power.method());
         methods.put("latency", "ttfb/ttlb percentiles from loadgen HdrHistograms, nanoseconds from each request's intended start, written in ms");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
-        this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(), descriptor.load().duration());
+        this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
+                descriptor.load().duration().plus(descriptor.load().settle()));
     }
 
     /** Runs every cell not already finished and returns what the run folder holds. */
@@ -173,7 +179,7 @@ public final class ExperimentRunner {
             }
         }
         LoadConfig config = LoadConfig.builder().url(target.clientUri()).connections(cell.connections()).threads(threads)
-                .duration(load.duration()).timeout(load.timeout())
+                .duration(load.duration()).timeout(load.timeout()).warmUp(load.settle())
                 .rate(load.rate() == null ? null : RateSchedule.parse(load.rate(), load.duration()))
                 .workload(new MeasuredOnly(workload))
                 .verify(target.syntheticContent())

@@ -111,6 +111,15 @@ class DescriptorLoaderTest {
     }
 
     @Test
+    void settleDefaultsToNoneAndRejectsADurationWithoutUnit() throws IOException {
+        Path plain = write("plain.yaml", "name: x\nservers: [{engine: memory}]\n");
+        assertThat(DescriptorLoader.load(plain.toString(), false).load().settle()).isZero();
+        DescriptorException e = failure("name: x\nservers: [{engine: memory}]\nload:\n  settle: 5\n");
+        assertThat(e.line()).isEqualTo(4);
+        assertThat(e.field()).isEqualTo("load.settle");
+    }
+
+    @Test
     void wrongTypeSaysWhatWasExpected() throws IOException {
         DescriptorException e = failure("name: x\nservers: [{engine: memory}]\nrepetitions: many\n");
         assertThat(e.line()).isEqualTo(3);

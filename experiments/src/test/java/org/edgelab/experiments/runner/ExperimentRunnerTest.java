@@ -164,4 +164,27 @@ class ExperimentRunnerTest {
         assertThat(memory.number("server_misses")).isZero();
         assertThat(memory.number("bytes")).isLessThan(memory.number("requests") * 256_000);
     }
+
+    @Test
+    void settleSendsTheMeasuredLoadUnrecordedBeforeEachRepetition() throws IOException {
+        Path file = dir.resolve("settle.yaml");
+        Files.writeString(file, """
+                name: settle
+                repetitions: 2
+                servers: [{engine: memory, settings: {capacity: 16MB}}]
+                load:
+                  connections: 2
+                  duration: 1s
+                  settle: 2s
+                  workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
+                """);
+        Descriptor d = DescriptorLoader.load(file.toString(), false);
+        assertThat(d.load().settle()).hasSeconds(2);
+        RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));
+        assertThat(result.rows()).hasSize(2).allSatisfy(row -> {
+            // The server saw the 2 s of settling as well as the measured second; the row counts only the latter.
+            assertThat(row.number("server_requests")).isGreaterThan(row.number("requests") * 1.3);
+            assertThat(row.number("duration_s")).isLessThan(1.9);
+        });
+    }
 }
