@@ -17,7 +17,7 @@ Path resultsDir = Path.of(System.getProperty("edgelab.results", "analysis/src/te
 Table results = ResultSet.load(resultsDir);
 System.out.println(results.rowCount() + " rows; dimensions " + ResultColumns.dimensions(results));
 
-// 2. Per server build: streams sustained (mean, fewest, most), egress, the worst repetition's frame latency p99
+// 2. Per server build: streams sustained (median, fewest, most), egress, the worst repetition's frame latency p99
 //    (percentiles are not averaged) and the smallest look-ahead seen (the report's health line is 300 frames).
 Table byServer = Summary.by(results, "server");
 System.out.println(MarkdownTable.render(byServer.selectColumns("server", "repetitions", "streams_sustained", "streams_sustained_min",

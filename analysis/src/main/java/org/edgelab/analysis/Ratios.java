@@ -16,8 +16,8 @@ import tech.tablesaw.table.TableSlice;
  * Ratios of a metric between two values of one dimension (for example engine raw-log against lmdb), matched on the
  * other dimensions, with the spread over repetitions.
  *
- * <p>Columns: the matched dimensions; {@code <metric>_<a>} and {@code <metric>_<b>} (means over repetitions);
- * {@code ratio} = mean a / mean b; {@code ratio_min} = min a / max b and {@code ratio_max} = max a / min b (the
+ * <p>Columns: the matched dimensions; {@code <metric>_<a>} and {@code <metric>_<b>} (medians over repetitions);
+ * {@code ratio} = median a / median b; {@code ratio_min} = min a / max b and {@code ratio_max} = max a / min b (the
  * extremes of any repetition of a against any repetition of b); {@code repetitions_a}, {@code repetitions_b}.
  * Groups where either side has no value are left out.
  *
@@ -85,9 +85,9 @@ public final class Ratios {
             for (String column : matchOn) {
                 row.setString(column, groupA.stringColumn(column).get(0));
             }
-            row.setDouble(metric + "_" + a, valuesA.mean());
-            row.setDouble(metric + "_" + b, valuesB.mean());
-            row.setDouble("ratio", valuesA.mean() / valuesB.mean());
+            row.setDouble(metric + "_" + a, valuesA.median());
+            row.setDouble(metric + "_" + b, valuesB.median());
+            row.setDouble("ratio", valuesA.median() / valuesB.median());
             row.setDouble("ratio_min", valuesA.min() / valuesB.max());
             row.setDouble("ratio_max", valuesA.max() / valuesB.min());
             row.setInt("repetitions_a", valuesA.size());

@@ -19,8 +19,8 @@ import tech.tablesaw.columns.Column;
 import tech.tablesaw.table.TableSlice;
 
 /**
- * Summarises a results table ({@link ResultSet#load}) by any dimensions: one row per group with means and spreads
- * over repetitions, and latency percentiles from the group's merged {@code .hlog} histograms (never averaged
+ * Summarises a results table ({@link ResultSet#load}) by any dimensions: one row per group with medians and spreads
+ * over repetitions (a median, so that one disturbed or cold repetition of three does not move the figure), and latency percentiles from the group's merged {@code .hlog} histograms (never averaged
  * percentiles; when a log is missing the percentiles are left missing and {@link #LATENCY_SOURCE} says why).
  *
  * <p>Thread-safety: stateless.
@@ -39,15 +39,15 @@ public final class Summary {
     /**
      * Groups {@code results} by {@code dimensions} (none: one group of everything) and summarises each group.
      *
-     * <p>Columns: the dimensions; {@code repetitions}; {@code hit_ratio_requests}, {@code hit_ratio_bytes} (means);
-     * {@code req_per_s}, {@code throughput_gbps}, {@code goodput_gbps} as mean with {@code _min} and {@code _max} over
+     * <p>Columns: the dimensions; {@code repetitions}; {@code hit_ratio_requests}, {@code hit_ratio_bytes} (medians);
+     * {@code req_per_s}, {@code throughput_gbps}, {@code goodput_gbps} as median with {@code _min} and {@code _max} over
      * repetitions; {@code errors_total} (sum of every {@code errors_*} column); {@code cpu_s_per_gb}, {@code power_w},
-     * {@code req_per_s_per_watt}, {@code gbps_per_watt} (means); {@code success_rate} (1 - errors / requests, summed over
+     * {@code req_per_s_per_watt}, {@code gbps_per_watt} (medians); {@code success_rate} (1 - errors / requests, summed over
      * repetitions); {@code ttfb_mean_ms}, {@code ttfb_p50_ms}, {@code ttfb_p90_ms}, {@code ttfb_p99_ms},
      * {@code ttfb_p999_ms}, {@code ttfb_max_ms} and the same for ttlb, from merged histograms. When the results hold
      * video-streams measurements ({@link ResultColumns#STREAM_COLUMNS}) these follow: {@code streams_sustained} with
-     * {@code _min} and {@code _max} over repetitions, {@code stream_bitrate_mbps} (mean), {@code stream_egress_gbps}
-     * (mean of streams x bitrate), {@code frame_latency_p99_ms_worst} (the worst repetition's p99: percentiles are not
+     * {@code _min} and {@code _max} over repetitions, {@code stream_bitrate_mbps} (median), {@code stream_egress_gbps}
+     * (median of streams x bitrate), {@code frame_latency_p99_ms_worst} (the worst repetition's p99: percentiles are not
      * averaged), {@code min_lookahead_frames} (the smallest), {@code dropped_frames} (the sum) and {@link #STREAMS_NOTE}.
      * Then {@code power_source}, {@code latency_samples}
      * (TTLB count) and {@link #LATENCY_SOURCE}. A measure with no value in a group is missing, never zero.
@@ -113,8 +113,8 @@ public final class Summary {
             }
             row.setInt("repetitions", group.rowCount());
             Map<String, Double> values = new LinkedHashMap<>();
-            values.put("hit_ratio_requests", mean(group, "hit_ratio_requests", 1));
-            values.put("hit_ratio_bytes", mean(group, "hit_ratio_bytes", 1));
+            values.put("hit_ratio_requests", median(group, "hit_ratio_requests", 1));
+            values.put("hit_ratio_bytes", median(group, "hit_ratio_bytes", 1));
             spread(values, group, "req_per_s", "req_per_s", 1);
             spread(values, group, "throughput_bps", "throughput_gbps", 1e-9);
             spread(values, group, "goodput_bps", "goodput_gbps", 1e-9);
@@ -130,10 +130,10 @@ public final class Summary {
             if (!requests.isEmpty() && requests.sum() > 0 && !Double.isNaN(errors)) {
                 values.put("success_rate", 1 - errors / requests.sum());
             }
-            values.put("cpu_s_per_gb", mean(group, "cpu_s_per_gb", 1));
-            values.put("power_w", mean(group, "power_w", 1));
-            values.put("req_per_s_per_watt", mean(group, "req_per_s_per_watt", 1));
-            values.put("gbps_per_watt", mean(group, "gbps_per_watt", 1));
+            values.put("cpu_s_per_gb", median(group, "cpu_s_per_gb", 1));
+            values.put("power_w", median(group, "power_w", 1));
+            values.put("req_per_s_per_watt", median(group, "req_per_s_per_watt", 1));
+            values.put("gbps_per_watt", median(group, "gbps_per_watt", 1));
             if (streams) {
                 streams(values, group);
             }
@@ -201,9 +201,9 @@ public final class Summary {
         spread(values, group, "streams_sustained", "streams_sustained", 1);
         DoubleColumn dropped = group.doubleColumn("dropped_frames").removeMissing();
         values.put("dropped_frames", dropped.isEmpty() ? Double.NaN : dropped.sum());
-        values.put("stream_bitrate_mbps", mean(group, "stream_bitrate_bps", 1e-6));
+        values.put("stream_bitrate_mbps", median(group, "stream_bitrate_bps", 1e-6));
         DoubleColumn egress = group.doubleColumn("streams_sustained").multiply(group.doubleColumn("stream_bitrate_bps")).removeMissing();
-        values.put("stream_egress_gbps", egress.isEmpty() ? Double.NaN : egress.mean() * 1e-9);
+        values.put("stream_egress_gbps", egress.isEmpty() ? Double.NaN : egress.median() * 1e-9);
         DoubleColumn latency = group.doubleColumn("frame_latency_p99_ms").removeMissing();
         values.put("frame_latency_p99_ms_worst", latency.isEmpty() ? Double.NaN : latency.max());
         DoubleColumn lookahead = group.doubleColumn("min_lookahead_frames").removeMissing();
@@ -219,9 +219,9 @@ public final class Summary {
         return p;
     }
 
-    private static double mean(Table group, String column, double scale) {
+    private static double median(Table group, String column, double scale) {
         DoubleColumn present = group.doubleColumn(column).removeMissing();
-        return present.isEmpty() ? Double.NaN : present.mean() * scale;
+        return present.isEmpty() ? Double.NaN : present.median() * scale;
     }
 
     private static void spread(Map<String, Double> values, Table group, String column, String name, double scale) {
@@ -229,7 +229,7 @@ public final class Summary {
         if (present.isEmpty()) {
             return;
         }
-        values.put(name, present.mean() * scale);
+        values.put(name, present.median() * scale);
         values.put(name + "_min", present.min() * scale);
         values.put(name + "_max", present.max() * scale);
     }

@@ -48,7 +48,7 @@ class SummaryTest {
     }
 
     @Test
-    void meansSpreadsAndErrorTotals() throws Exception {
+    void mediansSpreadsAndErrorTotals() throws Exception {
         Table summary = Summary.by(twoUnevenRepetitions(), "engine");
 
         assertThat(summary.intColumn("repetitions").get(0)).isEqualTo(2);
@@ -59,6 +59,21 @@ class SummaryTest {
         assertThat(summary.doubleColumn("errors_total").getDouble(0)).isEqualTo(4.0);
         // 4 errors in 0 + 0 requests (the rows leave requests at 0): no rate rather than a division by zero
         assertThat(summary.doubleColumn("success_rate").isMissing(0)).isTrue();
+    }
+
+    @Test
+    void aColdOrDisturbedRepetitionOfThreeDoesNotMoveTheCentralFigure() throws Exception {
+        TestResults.writeCsv(dir, List.of(
+                TestResults.row("cell=c", "repetition=1", "engine=memory", "req_per_s=30", "cpu_s_per_gb=3", "hit_ratio_requests=0.5"),
+                TestResults.row("cell=c", "repetition=2", "engine=memory", "req_per_s=100", "cpu_s_per_gb=1", "hit_ratio_requests=0.92"),
+                TestResults.row("cell=c", "repetition=3", "engine=memory", "req_per_s=110", "cpu_s_per_gb=1.2", "hit_ratio_requests=0.93")));
+        Table summary = Summary.withoutLatency(ResultSet.load(dir), "engine");
+
+        assertThat(summary.doubleColumn("req_per_s").getDouble(0)).isEqualTo(100.0);
+        assertThat(summary.doubleColumn("req_per_s_min").getDouble(0)).isEqualTo(30.0);
+        assertThat(summary.doubleColumn("req_per_s_max").getDouble(0)).isEqualTo(110.0);
+        assertThat(summary.doubleColumn("cpu_s_per_gb").getDouble(0)).isEqualTo(1.2);
+        assertThat(summary.doubleColumn("hit_ratio_requests").getDouble(0)).isEqualTo(0.92);
     }
 
     @Test

@@ -73,7 +73,7 @@ public final class HtmlReport {
             plots.add(plot(mine, id + "ttlb-p99-by-concurrency", "TTLB p99 against concurrency" + suffix, "connections",
                     "connections", "TTLB p99 (ms, merged histograms)", "ttlb_p99_ms", true, series));
             plots.add(plot(mine, id + "throughput-by-concurrency", "Throughput against concurrency" + suffix, "connections",
-                    "connections", "throughput (Gbit/s, mean over repetitions)", "throughput_gbps", false, series));
+                    "connections", "throughput (Gbit/s, median over repetitions)", "throughput_gbps", false, series));
             plots.add(plot(mine, id + "hit-ratio-by-size", "Hit ratio (requests)" + suffix, "object size (bytes)",
                     "object_size_bytes", "hit ratio (requests)", "hit_ratio_requests", true, series));
             plots.add(plot(mine, id + "requests-per-watt-by-size", "Requests/s per watt" + suffix, "object size (bytes)",
@@ -94,7 +94,7 @@ public final class HtmlReport {
         }
         Table summary = Summary.withoutLatency(results, category);
         SvgBarChart chart = new SvgBarChart(title, "server build (whisker: fewest to most over repetitions)",
-                "streams sustained (mean over repetitions)");
+                "streams sustained (median over repetitions)");
         for (Row row : summary) {
             if (!row.isMissing("streams_sustained")) {
                 chart.add(row.getString(category), row.getDouble("streams_sustained"),

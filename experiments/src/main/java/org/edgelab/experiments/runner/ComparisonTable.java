@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Prints the main figures of a run, one line per cell, means over its repetitions (percentiles are
- * the mean of the per-repetition percentiles, for a quick look only; the analysis merges histograms).
+ * Prints the main figures of a run, one line per cell, medians over its repetitions (percentiles are
+ * the median of the per-repetition percentiles, for a quick look only; the analysis merges histograms).
  * Stateless and thread-safe.
  */
 public final class ComparisonTable {
@@ -48,24 +48,19 @@ public final class ComparisonTable {
         for (Map.Entry<String, List<ResultRow>> e : byCell.entrySet()) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s", e.getKey()));
             for (String[] c : COLUMNS) {
-                double mean = mean(e.getValue(), c[1]) * Double.parseDouble(c[3]);
-                line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(mean) ? "-" : String.format(Locale.ROOT, c[2], mean)));
+                double median = median(e.getValue(), c[1]) * Double.parseDouble(c[3]);
+                line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(median) ? "-" : String.format(Locale.ROOT, c[2], median)));
             }
             out.println(line);
         }
         out.flush();
     }
 
-    private static double mean(List<ResultRow> rows, String column) {
-        double sum = 0;
-        int n = 0;
-        for (ResultRow row : rows) {
-            double v = column.equals("errors") ? ERROR_COLUMNS.stream().mapToDouble(row::number).sum() : row.number(column);
-            if (!Double.isNaN(v)) {
-                sum += v;
-                n++;
-            }
-        }
-        return n == 0 ? Double.NaN : sum / n;
+    private static double median(List<ResultRow> rows, String column) {
+        double[] values = rows.stream()
+                .mapToDouble(row -> column.equals("errors") ? ERROR_COLUMNS.stream().mapToDouble(row::number).sum() : row.number(column))
+                .filter(v -> !Double.isNaN(v)).sorted().toArray();
+        int n = values.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 }

@@ -1,0 +1,40 @@
+package org.edgelab.experiments.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The table printed at the end of a run: one line per cell, the median of its repetitions. */
+class ComparisonTableTest {
+
+    private static ResultRow rep(String cell, String reqPerSecond, String timeouts) {
+        Map<String, String> values = new HashMap<>(Map.of("cell", cell, "req_per_s", reqPerSecond));
+        for (String kind : List.of("connect", "status_4xx", "status_5xx", "truncated", "closed", "integrity")) {
+            values.put("errors_" + kind, "0");
+        }
+        values.put("errors_timeout", timeouts);
+        return new ResultRow(values);
+    }
+
+    @Test
+    void eachCellShowsTheMedianOfItsRepetitions() {
+        StringWriter text = new StringWriter();
+        ComparisonTable.print(List.of(
+                rep("server=a", "300", "9"), rep("server=a", "1000", "0"), rep("server=a", "1100", "1"),
+                rep("server=b", "50", "0"), rep("server=b", "70", "2")), new PrintWriter(text));
+
+        List<String> lines = text.toString().lines().toList();
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(0)).startsWith("cell").contains("req/s").contains("errors");
+        // a: the cold first repetition (300 req/s, 9 timeouts) does not move the median
+        assertThat(lines.get(1)).startsWith("server=a").contains(" 1000 ").containsPattern("\\s1\\s");
+        // b: an even count takes the middle two
+        assertThat(lines.get(2)).startsWith("server=b").contains(" 60 ").containsPattern("\\s1\\s");
+        assertThat(lines.get(1)).contains(" - "); // a column no row has stays empty
+    }
+}
