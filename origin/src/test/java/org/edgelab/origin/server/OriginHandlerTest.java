@@ -96,7 +96,11 @@ class OriginHandlerTest {
         };
         channel = new EmbeddedChannel(recorder, new OriginHandler(OriginConfig.builder().build(), null, counters));
         channel.writeInbound(request(HttpMethod.GET, "/objects/10MiB/burst"));
-        channel.runPendingTasks();
+        // Each turn continues after the loop's next I/O poll (LoopTurns: a task scheduled with no delay).
+        for (int turn = 0; turn < 100; turn++) {
+            channel.runPendingTasks();
+            channel.runScheduledPendingTasks();
+        }
         ContentVerifier verifier = new ContentVerifier("burst", 0);
         List<Object> out = drain();
         for (Object msg : out.subList(1, out.size() - 1)) {
