@@ -20,7 +20,8 @@ import tech.tablesaw.table.TableSlice;
 
 /**
  * Summarises a results table ({@link ResultSet#load}) by any dimensions: one row per group with medians and spreads
- * over repetitions (a median, so that one disturbed or cold repetition of three does not move the figure), and latency percentiles from the group's merged {@code .hlog} histograms (never averaged
+ * over repetitions (a median, so that one disturbed or cold repetition of three does not move the figure), and
+ * latency percentiles from the group's merged {@code .hlog} histograms (never averaged
  * percentiles; when a log is missing the percentiles are left missing and {@link #LATENCY_SOURCE} says why).
  *
  * <p>Thread-safety: stateless.

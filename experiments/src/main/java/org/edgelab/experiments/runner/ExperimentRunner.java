@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
@@ -178,14 +179,20 @@ public final class ExperimentRunner {
                         + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
             }
         }
-        LoadConfig config = LoadConfig.builder().url(target.clientUri()).connections(cell.connections()).threads(threads)
-                .duration(load.duration()).timeout(load.timeout()).warmUp(load.settle())
-                .rate(load.rate() == null ? null : RateSchedule.parse(load.rate(), load.duration()))
+        Function<Duration, LoadConfig.Builder> measuredLoad = length -> LoadConfig.builder().url(target.clientUri())
+                .connections(cell.connections()).threads(threads).duration(length).timeout(load.timeout())
+                .rate(load.rate() == null ? null : RateSchedule.parse(load.rate(), length))
                 .workload(new MeasuredOnly(workload))
                 .verify(target.syntheticContent())
                 .link(cell.link().bitsPerSecond() == 0 && cell.link().oneWayLatency().isZero() ? LinkEmulation.NONE
-                        : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency()))
-                .seed(seed).build();
+                        : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency()));
+        if (!load.settle().isZero()) {
+            // A run of its own before the counters are read, so the row's server CPU, hits and power
+            // cover the measured run only.
+            progress.phase(cell, rep, "settling");
+            LoadRunner.run(measuredLoad.apply(load.settle()).seed(seed ^ 0x27d4eb2dL).build());
+        }
+        LoadConfig config = measuredLoad.apply(load.duration()).seed(seed).build();
         ServerCounters before = target.counters();
         CpuSample cpuBefore = target.cpu();
         PowerMeter.Window window = power.start();
