@@ -148,13 +148,20 @@ public final class DrivenConnection extends ChannelInboundHandlerAdapter {
             if (inFlight) {
                 headersSeen = true;
                 check.onHead(status, keepAlive, contentLength, xCache, contentRange, slot, verify);
+                if (check.hasXCache()) {
+                    metrics.cacheHead(check.hit());
+                }
             }
         }
 
         @Override
         public void onBody(ByteBuf buf) {
             if (inFlight) {
-                metrics.bodyBytes += check.onBody(buf);
+                int n = check.onBody(buf);
+                metrics.bodyBytes += n;
+                if (check.hasXCache()) {
+                    metrics.cacheBody(n, check.hit());
+                }
             }
         }
 

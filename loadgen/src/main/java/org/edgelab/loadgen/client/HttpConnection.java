@@ -231,14 +231,6 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
             metrics.goodResponses++;
             metrics.goodBytes += body;
         }
-        if (check.hasXCache()) {
-            metrics.cacheResponses++;
-            metrics.cacheBodyBytes += body;
-            if (check.hit()) {
-                metrics.hits++;
-                metrics.hitBodyBytes += body;
-            }
-        }
         if (!check.keepAlive()) {
             channel.close(); // channelInactive reconnects
         } else {
@@ -318,12 +310,19 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
             }
             headersSeen = true;
             check.onHead(status, keepAlive, contentLength, xCache, contentRange, slot, run.verify());
+            if (check.hasXCache()) {
+                metrics.cacheHead(check.hit());
+            }
         }
 
         @Override
         public void onBody(ByteBuf buf) {
             if (inFlight) {
-                metrics.bodyBytes += check.onBody(buf);
+                int n = check.onBody(buf);
+                metrics.bodyBytes += n;
+                if (check.hasXCache()) {
+                    metrics.cacheBody(n, check.hit());
+                }
             }
         }
 

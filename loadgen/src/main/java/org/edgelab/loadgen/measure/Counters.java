@@ -91,12 +91,12 @@ public record Counters(long completed, long sent, long bytesRead, long bodyBytes
         return map;
     }
 
-    /** Hit ratio by requests among responses that carried X-Cache, or NaN when none did. */
+    /** Hit ratio by requests among response heads that carried X-Cache (unfinished ones included), or NaN when none did. */
     public double hitRatio() {
         return cacheResponses == 0 ? Double.NaN : (double) hits / cacheResponses;
     }
 
-    /** Hit ratio by body bytes among responses that carried X-Cache, or NaN when none did. */
+    /** Hit ratio by body bytes received for responses that carried X-Cache, or NaN when none did. */
     public double byteHitRatio() {
         return cacheBodyBytes == 0 ? Double.NaN : (double) hitBodyBytes / cacheBodyBytes;
     }

@@ -34,13 +34,16 @@ public final class LoopMetrics {
     public long goodBytes;
     /** Responses that completed whole with a 2xx status and passed every check. */
     public long goodResponses;
-    /** Completed responses that carried an X-Cache header. */
+    /**
+     * Responses whose head carried an X-Cache header, counted when the head arrives: a response still in
+     * flight at the deadline or cut off later counts too, so slow misses do not drop out of the hit ratio.
+     */
     public long cacheResponses;
-    /** Completed responses whose X-Cache value starts with HIT. */
+    /** Responses counted in {@link #cacheResponses} whose X-Cache value starts with HIT. */
     public long hits;
-    /** Body bytes of the responses counted in {@link #cacheResponses}. */
+    /** Body bytes received, as they arrive, of the responses counted in {@link #cacheResponses}. */
     public long cacheBodyBytes;
-    /** Body bytes of the responses counted in {@link #hits}. */
+    /** Body bytes received, as they arrive, of the responses counted in {@link #hits}. */
     public long hitBodyBytes;
     /** Requests sent more than the late threshold after their intended start (open loop). */
     public long lateStarts;
@@ -54,6 +57,22 @@ public final class LoopMetrics {
     public final long[] statusClasses = new long[6];
     /** Errors by class, indexed by {@link ErrorClass#ordinal()}. */
     public final long[] errors = new long[ErrorClass.values().length];
+
+    /** Counts a response head that carried X-Cache, a hit when {@code hit}. */
+    public void cacheHead(boolean hit) {
+        cacheResponses++;
+        if (hit) {
+            hits++;
+        }
+    }
+
+    /** Counts {@code bytes} of body received for a response whose head carried X-Cache. */
+    public void cacheBody(long bytes, boolean hit) {
+        cacheBodyBytes += bytes;
+        if (hit) {
+            hitBodyBytes += bytes;
+        }
+    }
 
     /** Counts one error of {@code type}. */
     public void error(ErrorClass type) {

@@ -61,7 +61,7 @@ public final class SummaryReport {
         out.printf(Locale.ROOT, "Transfer/sec: %10s%n", Units.bytes(r.throughputBytesPerSecond()));
         out.printf(Locale.ROOT, "Goodput/sec:  %10s (verified body bytes)%n", Units.bytes(r.goodputBytesPerSecond()));
         if (k.cacheResponses() > 0) {
-            out.printf(Locale.ROOT, "Hit ratio:    %s of requests, %s of bytes (X-Cache on %d responses)%s%n",
+            out.printf(Locale.ROOT, "Hit ratio:    %s of requests, %s of bytes (X-Cache on %d response heads, unfinished ones included)%s%n",
                     Units.percent(r.hitRatio()), Units.percent(r.byteHitRatio()), k.cacheResponses(),
                     Double.isNaN(r.targetHitRatio()) ? "" : ", target " + Units.percent(r.targetHitRatio()));
         }
@@ -70,7 +70,7 @@ public final class SummaryReport {
                     k.lateStarts(), Units.latency(c.lateThreshold().toNanos()), Units.latency(k.maxStartDelayNanos()));
         }
         if (k.unfinished() > 0) {
-            out.printf(Locale.ROOT, "Unfinished:   %d requests in flight at the deadline (not counted)%n", k.unfinished());
+            out.printf(Locale.ROOT, "Unfinished:   %d requests in flight at the deadline (not in requests or latency)%n", k.unfinished());
         }
         out.printf(Locale.ROOT, "Client CPU:   %.2fs process, %.2fs event loops, %.3f s/GB%n",
                 r.processCpuSeconds(), r.loopCpuSeconds(), r.cpuSecondsPerGB());

@@ -1,0 +1,108 @@
+package org.edgelab.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpRequestDecoder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Slow misses must not drop out of the hit ratio: a miss still in flight at the deadline has told the client
+ * it is a miss in its head, and a closed loop whose connections end stuck on misses would otherwise report
+ * a hit ratio from the hits alone (the survivorship bias seen at 50 MB objects).
+ */
+class UnfinishedMissTest {
+    private static final int BODY = 1000;
+    private static final int MISS_EVERY = 10;
+
+    @Test
+    void missesInFlightAtTheDeadlineCountInTheHitRatio() throws Exception {
+        try (MissStallingServer server = new MissStallingServer()) {
+            LoadResult r = LoadRunner.run(LoadConfig.builder().url("http://127.0.0.1:" + server.port() + "/any")
+                    .connections(4).threads(1).duration(Duration.ofMillis(1500)).timeout(Duration.ofSeconds(10))
+                    .verify(false).build());
+
+            // requests 10, 20, 30 and 40 are misses that never finish; by then every connection is stuck on one
+            assertThat(server.requests()).isEqualTo(40);
+            assertThat(r.counters().completed()).isEqualTo(36);
+            assertThat(r.counters().unfinished()).isEqualTo(4);
+            assertThat(r.counters().totalErrors()).isZero();
+            // counting completed responses only would say 36 / 36 = 100 % hits
+            assertThat(r.counters().cacheResponses()).isEqualTo(40);
+            assertThat(r.counters().hits()).isEqualTo(36);
+            assertThat(r.hitRatio()).isEqualTo(0.9);
+            // bytes: 36 whole hits against the 4 half bodies that arrived
+            assertThat(r.byteHitRatio()).isEqualTo(36.0 * BODY / (36 * BODY + 4 * BODY / 2));
+        }
+    }
+
+    /** Answers with X-Cache: HIT and a whole body, except every tenth request: a MISS head, half its body, then silence. */
+    private static final class MissStallingServer implements AutoCloseable {
+        private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        private final AtomicInteger requests = new AtomicInteger();
+        private final Channel channel;
+
+        MissStallingServer() throws InterruptedException {
+            channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new HttpRequestDecoder(), new SimpleChannelInboundHandler<HttpObject>() {
+                                @Override
+                                protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+                                    if (msg instanceof HttpRequest) {
+                                        boolean miss = requests.incrementAndGet() % MISS_EVERY == 0;
+                                        ctx.writeAndFlush(response(ctx, miss));
+                                    }
+                                }
+
+                                @Override
+                                public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                                    ctx.close();
+                                }
+                            });
+                        }
+                    }).bind("127.0.0.1", 0).sync().channel();
+        }
+
+        private static ByteBuf response(ChannelHandlerContext ctx, boolean miss) {
+            String head = "HTTP/1.1 200 OK\r\nContent-Length: " + BODY + "\r\nX-Cache: " + (miss ? "MISS" : "HIT")
+                    + "\r\n\r\n";
+            ByteBuf buf = ctx.alloc().buffer();
+            buf.writeCharSequence(head, StandardCharsets.US_ASCII);
+            buf.writeZero(miss ? BODY / 2 : BODY);
+            return buf;
+        }
+
+        int port() {
+            return ((InetSocketAddress) channel.localAddress()).getPort();
+        }
+
+        int requests() {
+            return requests.get();
+        }
+
+        @Override
+        public void close() {
+            channel.close().syncUninterruptibly();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}
