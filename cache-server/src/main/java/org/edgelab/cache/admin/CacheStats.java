@@ -12,7 +12,8 @@ import org.edgelab.storage.api.StoreUsage;
  * The cache server's counters since start: requests by outcome (the {@code X-Cache} value),
  * origin traffic, bytes served, responses by status class and open connections. Hits count
  * exactly the responses whose {@code X-Cache} starts with {@code HIT}, so clients and server agree.
- * Thread-safe: striped adders, updated from every event loop.
+ * {@link #phases()} times the parts of a response inside the server.
+ * Thread-safe: striped adders and concurrent histograms, updated from every event loop.
  */
 public final class CacheStats {
 
@@ -56,6 +57,7 @@ public final class CacheStats {
     private final LongAdder truncatedResponses = new LongAdder();
     private final LongAdder openConnections = new LongAdder();
     private final LongAdder acceptedConnections = new LongAdder();
+    private final PhaseTimes phases = new PhaseTimes();
 
     private static LongAdder[] newAdders(int n) {
         LongAdder[] a = new LongAdder[n];
@@ -128,6 +130,11 @@ public final class CacheStats {
         openConnections.decrement();
     }
 
+    /** Returns the server-side phase timings (time to first write of hits and misses, and a miss's parts). */
+    public PhaseTimes phases() {
+        return phases;
+    }
+
     /** Returns the number of responses with the given outcome. */
     public long count(Result result) {
         return byResult[result.ordinal()].sum();
@@ -152,7 +159,7 @@ public final class CacheStats {
                 count(Result.HIT_COALESCED), revalidations.sum(), count(Result.HIT_STALE), originRequests.sum(),
                 originErrors.sum(), bytesFromCache.sum(), bytesFromOrigin.sum(), bytesToClients.sum(),
                 storeRefusals.sum(), truncatedResponses.sum(), openConnections.sum(), acceptedConnections.sum(),
-                results, classes, store.engineName(), store.usage(), store.stats());
+                results, classes, phases.summaries(), store.engineName(), store.usage(), store.stats());
     }
 
     /** A point-in-time copy of every counter, serialised as the admin {@code /stats} JSON. Immutable. */
@@ -175,6 +182,7 @@ public final class CacheStats {
             long acceptedConnections,
             Map<String, Long> byResult,
             Map<String, Long> byStatusClass,
+            Map<String, PhaseTimes.Summary> phaseMillis,
             String engine,
             StoreUsage storeUsage,
             StoreStats storeStats) {

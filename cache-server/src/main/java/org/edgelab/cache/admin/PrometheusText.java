@@ -44,6 +44,19 @@ public final class PrometheusText {
         simple(b, "edgelab_cache_open_connections", "gauge", "Client connections open now.", s.openConnections());
         simple(b, "edgelab_cache_accepted_connections_total", "counter", "Client connections accepted.",
                 s.acceptedConnections());
+        header(b, "edgelab_cache_phase_seconds", "summary",
+                "Time of a phase of answering a request inside the server (see PhaseTimes.Phase), since start.");
+        for (Map.Entry<String, PhaseTimes.Summary> e : s.phaseMillis().entrySet()) {
+            PhaseTimes.Summary p = e.getValue();
+            String phase = "edgelab_cache_phase_seconds{phase=\"" + e.getKey() + "\"";
+            b.append(phase).append(",quantile=\"0.5\"} ").append(p.p50Ms() / 1e3).append('\n');
+            b.append(phase).append(",quantile=\"0.9\"} ").append(p.p90Ms() / 1e3).append('\n');
+            b.append(phase).append(",quantile=\"0.99\"} ").append(p.p99Ms() / 1e3).append('\n');
+            b.append("edgelab_cache_phase_seconds_sum{phase=\"").append(e.getKey()).append("\"} ")
+                    .append(p.meanMs() * p.count() / 1e3).append('\n');
+            b.append("edgelab_cache_phase_seconds_count{phase=\"").append(e.getKey()).append("\"} ")
+                    .append(p.count()).append('\n');
+        }
         simple(b, "edgelab_store_capacity_bytes", "gauge", "Store capacity.", s.storeUsage().capacityBytes());
         simple(b, "edgelab_store_used_bytes", "gauge", "Store bytes in use.", s.storeUsage().usedBytes());
         simple(b, "edgelab_store_objects", "gauge", "Objects in the store.", s.storeUsage().objectCount());

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.http.CacheControl;
 import org.edgelab.cache.http.Conditionals;
 import org.edgelab.cache.http.Freshness;
@@ -57,6 +58,7 @@ public final class Fetch implements OriginResponseListener {
     private final CacheKey staleKey;
     private final List<FetchWaiter> waiters = new ArrayList<>(4);
     private final long requestTimeMillis = System.currentTimeMillis();
+    private final long startNanos = System.nanoTime();
     private final EventLoop originLoop;
 
     private State state = State.AWAITING_HEADERS;
@@ -127,6 +129,7 @@ public final class Fetch implements OriginResponseListener {
     @Override
     public void onResponse(HttpResponse response, OriginExchange exchange) {
         this.exchange = exchange;
+        registry.stats().phases().since(PhaseTimes.Phase.MISS_ORIGIN_HEADERS, startNanos);
         long responseTime = System.currentTimeMillis();
         int status = response.status().code();
         HttpHeaders headers = response.headers();

@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.admin.CacheStats.Result;
+import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.fetch.FetchWaiter;
 import org.edgelab.cache.fetch.VariantMarkers;
 import org.edgelab.cache.http.ByteRanges;
@@ -73,6 +74,7 @@ final class RequestExchange implements FetchWaiter {
     private BodyStreamer streamer;
     private OriginExchange passExchange;
     private boolean finished;
+    private long startNanos;
 
     RequestExchange(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest request) {
         this(conn, sc, channel, request, null, null);
@@ -116,6 +118,7 @@ final class RequestExchange implements FetchWaiter {
 
     /** Starts answering; the response is written now or later, then the connection is told. */
     void start() {
+        startNanos = System.nanoTime();
         sc.stats().request();
         if (rejectStatus != null) {
             sendError(rejectStatus, rejectReason, Result.PASS);
@@ -196,7 +199,11 @@ final class RequestExchange implements FetchWaiter {
 
     @Override
     public void stored(StoredObject follower, Role role) {
+        long handedOver = System.nanoTime();
         onLoop(() -> {
+            if (role == Role.INITIATOR) {
+                sc.stats().phases().since(PhaseTimes.Phase.MISS_HANDOFF, handedOver);
+            }
             if (finished) {
                 follower.close();
             } else {
@@ -436,6 +443,11 @@ final class RequestExchange implements FetchWaiter {
             done(complete && keepAlive);
         });
         streamer.pump();
+        if (result == Result.HIT) {
+            sc.stats().phases().since(PhaseTimes.Phase.HIT_FIRST_WRITE, startNanos);
+        } else if (result == Result.MISS) {
+            sc.stats().phases().since(PhaseTimes.Phase.MISS_FIRST_WRITE, startNanos);
+        }
     }
 
     private void sendHeadersOnly(HttpResponse resp, Result result) {

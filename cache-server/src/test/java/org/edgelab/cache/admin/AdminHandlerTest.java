@@ -35,6 +35,8 @@ class AdminHandlerTest {
             stats.response(CacheStats.Result.MISS, 502);
             stats.bytesFromCache(1234);
             stats.connectionOpened();
+            stats.phases().record(PhaseTimes.Phase.MISS_HANDOFF, 2_000_000);
+            stats.phases().record(PhaseTimes.Phase.MISS_HANDOFF, 4_000_000);
             EmbeddedChannel ch = new EmbeddedChannel(new AdminHandler(stats, store));
 
             FullHttpResponse json = get(ch, HttpMethod.GET, "/stats");
@@ -50,6 +52,10 @@ class AdminHandlerTest {
             assertThat(n.get("byStatusClass").get("5xx").asLong()).isEqualTo(1);
             assertThat(n.get("engine").asText()).isEqualTo("memory");
             assertThat(n.get("storeUsage").get("capacityBytes").asLong()).isEqualTo(1 << 20);
+            JsonNode handoff = n.get("phaseMillis").get("miss_handoff");
+            assertThat(handoff.get("count").asLong()).isEqualTo(2);
+            assertThat(handoff.get("maxMs").asDouble()).isBetween(3.99, 4.01);
+            assertThat(n.get("phaseMillis").get("hit_first_write").get("count").asLong()).isZero();
 
             FullHttpResponse metrics = get(ch, HttpMethod.GET, "/metrics");
             String text = metrics.content().toString(StandardCharsets.UTF_8);
@@ -61,11 +67,14 @@ class AdminHandlerTest {
                     .contains("edgelab_cache_hits_total 2\n")
                     .contains("edgelab_cache_responses_total{class=\"2xx\"} 2\n")
                     .contains("edgelab_cache_bytes_from_cache_total 1234\n")
-                    .contains("edgelab_store_capacity_bytes 1048576\n");
+                    .contains("edgelab_store_capacity_bytes 1048576\n")
+                    .contains("edgelab_cache_phase_seconds_count{phase=\"miss_handoff\"} 2\n")
+                    .contains("edgelab_cache_phase_seconds{phase=\"miss_handoff\",quantile=\"0.99\"} 0.004")
+                    .contains("edgelab_cache_phase_seconds_count{phase=\"hit_first_write\"} 0\n");
             // Every sample line is "name{labels} value" or "name value".
             for (String line : text.split("\n")) {
                 if (!line.startsWith("#")) {
-                    assertThat(line).matches("[a-z_]+(\\{[a-z]+=\"[a-z0-9_]+\"})? -?\\d+");
+                    assertThat(line).matches("[a-z_]+(\\{[a-z]+=\"[a-z0-9_.]+\"(,[a-z]+=\"[a-z0-9_.]+\")*})? -?\\d+(\\.\\d+(E-?\\d+)?)?");
                 }
             }
 
