@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ public final class ResultsCsv {
             "ttlb_p50_ms", "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
             "errors_closed", "errors_integrity",
-            "target_hit_ratio", "hit_ratio_requests", "hit_ratio_bytes", "server_hits", "server_misses",
+            "target_hit_ratio", "hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests", "server_hits", "server_misses",
             "server_requests", "server_bytes_to_clients", "server_bytes_from_origin",
             "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_method", "cpu_s_per_gb",
             "power_w", "power_source", "req_per_s_per_watt", "gbps_per_watt",
@@ -43,10 +44,33 @@ public final class ResultsCsv {
 
     /**
      * Appends {@code rows} to {@code file} with {@code columns} (an experiment kind's own layout), writing the
-     * header first if the file is new or empty.
+     * header first if the file is new or empty. A file written by another version with other columns (a run
+     * being resumed) keeps every value: when its header lacks some of {@code columns}, the file is rewritten
+     * (to a temporary file, then moved over it) with its own columns plus the missing ones, empty in its old
+     * rows; new rows are always written in the file's column order, so no value lands under another header.
      */
     public static void append(Path file, List<String> columns, List<ResultRow> rows) throws IOException {
-        boolean header = !Files.exists(file) || Files.size(file) == 0;
+        if (!Files.exists(file) || Files.size(file) == 0) {
+            write(file, columns, rows, true);
+            return;
+        }
+        List<List<String>> records = parse(Files.readString(file, StandardCharsets.UTF_8));
+        List<String> existing = records.isEmpty() ? List.of() : records.get(0);
+        if (existing.containsAll(columns)) {
+            write(file, existing, rows, false);
+            return;
+        }
+        List<String> union = new ArrayList<>(existing);
+        columns.stream().filter(c -> !union.contains(c)).forEach(union::add);
+        List<ResultRow> all = new ArrayList<>(read(file));
+        all.addAll(rows);
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        write(tmp, union, all, true);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static void write(Path file, List<String> columns, List<ResultRow> rows, boolean header) throws IOException {
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND)) {
             if (header) {

@@ -33,6 +33,25 @@ class ResultsCsvTest {
     }
 
     @Test
+    void appendingToAFileOfAnOlderLayoutKeepsEveryValueUnderItsOwnHeader() throws IOException {
+        // a run resumed after an upgrade: its file lacks a column this version writes, and has one it dropped
+        Path file = dir.resolve("results.csv");
+        Files.writeString(file, "experiment,cell,requests,retired\nx,a,12,old\n");
+        ResultsCsv.append(file, List.of("experiment", "cell", "requests", "hit_ratio_set_requests"),
+                List.of(new ResultRow(Map.of("experiment", "x", "cell", "b", "requests", "7",
+                        "hit_ratio_set_requests", "0.97"))));
+        assertThat(Files.readAllLines(file)).containsExactly(
+                "experiment,cell,requests,retired,hit_ratio_set_requests", "x,a,12,old,", "x,b,7,,0.97");
+        assertThat(dir.resolve("results.csv.tmp")).doesNotExist();
+
+        // once migrated, later rows are appended in the file's order without rewriting it
+        ResultsCsv.append(file, List.of("experiment", "cell", "requests", "hit_ratio_set_requests"),
+                List.of(new ResultRow(Map.of("experiment", "x", "cell", "c", "hit_ratio_set_requests", "1"))));
+        assertThat(Files.readAllLines(file)).endsWith("x,c,,,1").hasSize(4);
+        assertThat(ResultsCsv.read(file)).extracting(r -> r.get("cell")).containsExactly("a", "b", "c");
+    }
+
+    @Test
     void numbersAreWrittenPlainWithSixSignificantDigits() {
         assertThat(ExperimentRunner.num(1234567.891)).isEqualTo("1234570");
         assertThat(ExperimentRunner.num(0.000123456789)).isEqualTo("0.000123457");
