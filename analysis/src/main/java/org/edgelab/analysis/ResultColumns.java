@@ -46,7 +46,7 @@ public final class ResultColumns {
             "ttlb_p50_ms", "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx",
             "errors_truncated", "errors_closed", "errors_integrity",
-            "hit_ratio_requests", "hit_ratio_bytes", "server_hits", "server_misses",
+            "hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests", "server_hits", "server_misses",
             "server_requests", "server_bytes_to_clients", "server_bytes_from_origin",
             "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_s_per_gb",
             "power_w", "req_per_s_per_watt", "gbps_per_watt",

@@ -112,6 +112,11 @@ public final class LoadResult {
         return counters().byteHitRatio();
     }
 
+    /** Hit ratio over requests for the object set only, first-time requests left out (NaN when none carried X-Cache). */
+    public double setHitRatio() {
+        return counters().setHitRatio();
+    }
+
     /** The workload's target hit ratio, NaN when none. */
     public double targetHitRatio() {
         return targetHitRatio;

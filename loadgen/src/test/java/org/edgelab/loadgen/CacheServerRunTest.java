@@ -60,6 +60,30 @@ class CacheServerRunTest {
         // the client's X-Cache count and the server's own hit counter agree
         long serverHits = cache.stats().snapshot(store).hits() - hitsBefore; // the warm-up requests were all misses
         assertThat(serverHits).isEqualTo(r.counters().hits());
+        // the store holds the whole warmed set: every miss was a first-time object, every set request hit
+        assertThat(r.counters().setResponses()).isEqualTo(r.counters().hits());
+        assertThat(r.counters().setHits()).isEqualTo(r.counters().setResponses());
+        assertThat(r.setHitRatio()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aStoreTooSmallForTheSetLosesSetHitsThatTheOverallRatioHides() throws Exception {
+        // 40 objects of 64 KB (2.5 MB) through a 1 MB store: most of the set is evicted between its requests
+        try (ObjectStore small = new MemoryEngine().open(EngineSettings.of("capacity", "1m"));
+             CacheServer tiny = CacheServer.start(CacheServerConfig.builder().port(0).ioThreads(1)
+                     .origin(origin.baseUri()).build(), small)) {
+            ObjectWorkload w = ObjectWorkload.builder().objects(40).sizes("64KB").targetHitRatio(0.9)
+                    .namespace("small").build();
+            LoadResult r = LoadRunner.run(LoadConfig.builder().url("http://127.0.0.1:" + tiny.port()).connections(2)
+                    .threads(1).duration(Duration.ofSeconds(30)).requests(400).workload(w).build());
+            assertThat(r.counters().goodResponses()).isEqualTo(400);
+            // about 10 % of 400 went to first-time objects (the share is 1 - 0.9 in floating point: 39 or 40)
+            assertThat(r.counters().setResponses()).isBetween(358L, 362L);
+            assertThat(r.counters().hits()).isEqualTo(r.counters().setHits()); // first-time objects never hit
+            assertThat(r.setHitRatio()).isLessThan(0.7);
+            // the overall ratio mixes the designed misses with the evictions; the set ratio shows the evictions alone
+            assertThat(r.hitRatio()).isLessThan(r.setHitRatio());
+        }
     }
 
     @Test

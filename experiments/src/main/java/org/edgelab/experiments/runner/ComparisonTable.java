@@ -21,6 +21,7 @@ public final class ComparisonTable {
             {"ttlb p50 ms", "ttlb_p50_ms", "%.2f", "1"},
             {"ttlb p99 ms", "ttlb_p99_ms", "%.2f", "1"},
             {"hit %", "hit_ratio_requests", "%.1f", "100"},
+            {"set hit %", "hit_ratio_set_requests", "%.1f", "100"},
             {"errors", "errors", "%.0f", "1"},
             {"cpu s/GB", "cpu_s_per_gb", "%.2f", "1"},
             {"W", "power_w", "%.1f", "1"},

@@ -256,6 +256,7 @@ public final class ExperimentRunner {
         v.put("target_hit_ratio", num(descriptor.load().targetHitRatio()));
         v.put("hit_ratio_requests", num(r.hitRatio()));
         v.put("hit_ratio_bytes", num(r.byteHitRatio()));
+        v.put("hit_ratio_set_requests", num(r.setHitRatio()));
         boolean cached = after.hasCacheCounters() && before.hasCacheCounters();
         v.put("server_hits", cached ? String.valueOf(after.hits() - before.hits()) : "");
         v.put("server_misses", cached ? String.valueOf(after.misses() - before.misses()) : "");

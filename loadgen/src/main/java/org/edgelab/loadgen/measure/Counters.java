@@ -10,11 +10,11 @@ import java.util.Map;
  */
 public record Counters(long completed, long sent, long bytesRead, long bodyBytes, long goodBytes,
                        long goodResponses, long cacheResponses, long hits, long cacheBodyBytes,
-                       long hitBodyBytes, long lateStarts, long maxStartDelayNanos, long connects,
+                       long hitBodyBytes, long setResponses, long setHits, long lateStarts, long maxStartDelayNanos, long connects,
                        long unfinished, long[] statusClasses, long[] errors) {
 
     /** All counters zero. */
-    public static final Counters ZERO = new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    public static final Counters ZERO = new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
             new long[6], new long[ErrorClass.values().length]);
 
     /** Copies the arrays so the record stays immutable. */
@@ -48,9 +48,26 @@ public record Counters(long completed, long sent, long bytesRead, long bodyBytes
         return new Counters(completed + o.completed, sent + o.sent, bytesRead + o.bytesRead,
                 bodyBytes + o.bodyBytes, goodBytes + o.goodBytes, goodResponses + o.goodResponses,
                 cacheResponses + o.cacheResponses, hits + o.hits, cacheBodyBytes + o.cacheBodyBytes,
-                hitBodyBytes + o.hitBodyBytes, lateStarts + o.lateStarts,
-                Math.max(maxStartDelayNanos, o.maxStartDelayNanos), connects + o.connects,
+                hitBodyBytes + o.hitBodyBytes, setResponses + o.setResponses, setHits + o.setHits,
+                lateStarts + o.lateStarts, Math.max(maxStartDelayNanos, o.maxStartDelayNanos), connects + o.connects,
                 unfinished + o.unfinished, s, e);
+    }
+
+    /** Field-wise difference {@code this - o}, for the counters of a window between two snapshots ({@link #maxStartDelayNanos} is this one's). */
+    public Counters minus(Counters o) {
+        long[] s = new long[6];
+        long[] e = new long[errors.length];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = statusClasses[i] - o.statusClasses[i];
+        }
+        for (int i = 0; i < e.length; i++) {
+            e[i] = errors[i] - o.errors[i];
+        }
+        return new Counters(completed - o.completed, sent - o.sent, bytesRead - o.bytesRead,
+                bodyBytes - o.bodyBytes, goodBytes - o.goodBytes, goodResponses - o.goodResponses,
+                cacheResponses - o.cacheResponses, hits - o.hits, cacheBodyBytes - o.cacheBodyBytes,
+                hitBodyBytes - o.hitBodyBytes, setResponses - o.setResponses, setHits - o.setHits,
+                lateStarts - o.lateStarts, maxStartDelayNanos, connects - o.connects, unfinished - o.unfinished, s, e);
     }
 
     /** Responses with status class {@code c} (1..5), or 0 for anything outside 100..599. */
@@ -94,6 +111,14 @@ public record Counters(long completed, long sent, long bytesRead, long bodyBytes
     /** Hit ratio by requests among response heads that carried X-Cache (unfinished ones included), or NaN when none did. */
     public double hitRatio() {
         return cacheResponses == 0 ? Double.NaN : (double) hits / cacheResponses;
+    }
+
+    /**
+     * Hit ratio among requests for the workload's object set, leaving out the first-time requests a hit-ratio
+     * target adds (which are misses by design): how much of what it was given the store kept. NaN when none.
+     */
+    public double setHitRatio() {
+        return setResponses == 0 ? Double.NaN : (double) setHits / setResponses;
     }
 
     /** Hit ratio by body bytes received for responses that carried X-Cache, or NaN when none did. */

@@ -45,6 +45,10 @@ public final class LoopMetrics {
     public long cacheBodyBytes;
     /** Body bytes received, as they arrive, of the responses counted in {@link #hits}. */
     public long hitBodyBytes;
+    /** Responses counted in {@link #cacheResponses} that answer a request for the workload's object set (not a first-time object). */
+    public long setResponses;
+    /** Responses counted in {@link #setResponses} whose X-Cache value starts with HIT. */
+    public long setHits;
     /** Requests sent more than the late threshold after their intended start (open loop). */
     public long lateStarts;
     /** Largest delay between intended and actual start, nanoseconds. */
@@ -58,11 +62,17 @@ public final class LoopMetrics {
     /** Errors by class, indexed by {@link ErrorClass#ordinal()}. */
     public final long[] errors = new long[ErrorClass.values().length];
 
-    /** Counts a response head that carried X-Cache, a hit when {@code hit}. */
-    public void cacheHead(boolean hit) {
+    /** Counts a response head that carried X-Cache, a hit when {@code hit}; {@code firstTime} when the workload meant it to be a first-time object. */
+    public void cacheHead(boolean hit, boolean firstTime) {
         cacheResponses++;
         if (hit) {
             hits++;
+        }
+        if (!firstTime) {
+            setResponses++;
+            if (hit) {
+                setHits++;
+            }
         }
     }
 
@@ -91,6 +101,8 @@ public final class LoopMetrics {
         hits += other.hits;
         cacheBodyBytes += other.cacheBodyBytes;
         hitBodyBytes += other.hitBodyBytes;
+        setResponses += other.setResponses;
+        setHits += other.setHits;
         lateStarts += other.lateStarts;
         maxStartDelayNanos = Math.max(maxStartDelayNanos, other.maxStartDelayNanos);
         connects += other.connects;
@@ -109,6 +121,7 @@ public final class LoopMetrics {
         copy.addCounters(this);
         return new Counters(copy.completed, copy.sent, copy.bytesRead, copy.bodyBytes, copy.goodBytes,
                 copy.goodResponses, copy.cacheResponses, copy.hits, copy.cacheBodyBytes, copy.hitBodyBytes,
+                copy.setResponses, copy.setHits,
                 copy.lateStarts, copy.maxStartDelayNanos, copy.connects, copy.unfinished,
                 copy.statusClasses.clone(), copy.errors.clone());
     }

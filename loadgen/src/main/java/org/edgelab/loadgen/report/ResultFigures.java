@@ -53,6 +53,7 @@ public final class ResultFigures {
         m.put("hit_ratio", nullIfNaN(r.hitRatio()));
         m.put("byte_hit_ratio", nullIfNaN(r.byteHitRatio()));
         m.put("target_hit_ratio", nullIfNaN(r.targetHitRatio()));
+        m.put("set_hit_ratio", nullIfNaN(r.setHitRatio()));
         m.put("late_starts", k.lateStarts());
         m.put("max_start_delay_ns", k.maxStartDelayNanos());
         m.put("connects", k.connects());

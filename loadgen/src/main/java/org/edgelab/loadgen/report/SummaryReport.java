@@ -64,6 +64,10 @@ public final class SummaryReport {
             out.printf(Locale.ROOT, "Hit ratio:    %s of requests, %s of bytes (X-Cache on %d response heads, unfinished ones included)%s%n",
                     Units.percent(r.hitRatio()), Units.percent(r.byteHitRatio()), k.cacheResponses(),
                     Double.isNaN(r.targetHitRatio()) ? "" : ", target " + Units.percent(r.targetHitRatio()));
+            if (!Double.isNaN(r.targetHitRatio()) && k.setResponses() > 0) {
+                out.printf(Locale.ROOT, "              %s of the %d requests for the warmed set (first-time objects left out)%n",
+                        Units.percent(r.setHitRatio()), k.setResponses());
+            }
         }
         if (c.schedule() != null) {
             out.printf(Locale.ROOT, "Late starts:  %d (sent > %s after their intended start; max delay %s)%n",

@@ -119,7 +119,7 @@ final class VideoEngine implements AutoCloseable {
             latency.add(recycledLatency[i]);
             lookAhead.add(recycledLookAhead[i]);
         }
-        Counters windowHttp = minus(http, lastHttp);
+        Counters windowHttp = http.minus(lastHttp);
         long[] delta = new long[4];
         for (int k = 0; k < 4; k++) {
             delta[k] = frames[k] - lastFrames[k];
@@ -133,22 +133,6 @@ final class VideoEngine implements AutoCloseable {
     }
 
     private record LoopWindow(long[] frames, Counters http) {
-    }
-
-    private static Counters minus(Counters a, Counters b) {
-        long[] s = new long[6];
-        long[] e = new long[a.errorsByClass().size()];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = a.statusClasses()[i] - b.statusClasses()[i];
-        }
-        for (int i = 0; i < e.length; i++) {
-            e[i] = a.errors()[i] - b.errors()[i];
-        }
-        return new Counters(a.completed() - b.completed(), a.sent() - b.sent(), a.bytesRead() - b.bytesRead(),
-                a.bodyBytes() - b.bodyBytes(), a.goodBytes() - b.goodBytes(), a.goodResponses() - b.goodResponses(),
-                a.cacheResponses() - b.cacheResponses(), a.hits() - b.hits(), a.cacheBodyBytes() - b.cacheBodyBytes(),
-                a.hitBodyBytes() - b.hitBodyBytes(), a.lateStarts() - b.lateStarts(), a.maxStartDelayNanos(),
-                a.connects() - b.connects(), a.unfinished() - b.unfinished(), s, e);
     }
 
     @Override

@@ -64,7 +64,8 @@ public final class ObjectWorkload implements Workload {
         return (ticket, slot) -> {
             String id;
             long size;
-            if (targeting && firstTime(ticket)) {
+            boolean fresh = targeting && firstTime(ticket);
+            if (fresh) {
                 id = firstTimePrefix + ticket;
                 size = sizes.sizeOf(sizeSalt ^ 0x5DEECE66DL, ticket);
             } else {
@@ -81,6 +82,7 @@ public final class ObjectWorkload implements Workload {
                 long start = random.nextLong(size - rangeSize + 1);
                 slot.range(path, id, size, start, start + rangeSize - 1);
             }
+            slot.firstTime = fresh;
         };
     }
 

@@ -17,6 +17,11 @@ public final class RequestSlot {
     public long rangeStart = -1;
     /** Last byte of the requested range (inclusive), meaningful only when {@link #rangeStart} >= 0. */
     public long rangeEnd = -1;
+    /**
+     * Whether the workload means this request to be for a first-time (never requested) object, a miss by
+     * design when it targets a hit ratio; {@link #full} and {@link #range} reset it, the workload sets it after.
+     */
+    public boolean firstTime;
 
     /** Sets a full fetch of {@code path}. */
     public void full(String path, String syntheticId, long objectSize) {
@@ -25,6 +30,7 @@ public final class RequestSlot {
         this.objectSize = objectSize;
         this.rangeStart = -1;
         this.rangeEnd = -1;
+        this.firstTime = false;
     }
 
     /** Sets a request of bytes {@code start..end} (inclusive) of {@code path}. */
@@ -37,6 +43,7 @@ public final class RequestSlot {
         this.objectSize = objectSize;
         this.rangeStart = start;
         this.rangeEnd = end;
+        this.firstTime = false;
     }
 
     /** The number of body bytes a correct answer carries, or -1 when unknown. */
