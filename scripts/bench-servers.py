@@ -10,6 +10,9 @@ run to a CSV. Loopback only. Needs wrk and nginx (apt-get install wrk nginx-ligh
 
   scripts/bench-servers.py --sizes 100KiB,10MiB --duration 15 --runs 3 --connections 100
   scripts/bench-servers.py --clients wrk,edgelab     # the load generator beside wrk, same servers, same run
+  scripts/bench-servers.py --servers origin --origin-query first-byte-delay=20ms --clients wrk,edgelab
+      # the origin itself, answering after a known delay: both clients then make the same load
+      # (the delay, not the client, sets req/s), so their latency percentiles can be compared
   scripts/bench-servers.py --clients wrk2,edgelab --rate 4000 --duration 30
       # latency at one fixed arrival rate: wrk2 (-R, corrected for coordinated omission) beside
       # `edgelab load --rate` (open loop, latency from each request's intended start); wrk2 is not a
@@ -108,6 +111,10 @@ def main():
     ap.add_argument("--cache-io-threads", default="0", help="the cache's --io-threads (0: its default)")
     ap.add_argument("--nginx-workers", default="auto")
     ap.add_argument("--clients", default="wrk", help="comma-separated: wrk, wrk2, edgelab")
+    ap.add_argument("--servers", default="edgelab-memory,nginx",
+                    help="comma-separated: edgelab-memory (the cache), nginx, origin (EdgeLab's origin, directly)")
+    ap.add_argument("--origin-query", default="",
+                    help="query string for the origin's URLs, e.g. first-byte-delay=20ms&rate=6MB (per response)")
     ap.add_argument("--rate", type=int, default=None,
                     help="fixed arrival rate (req/s) for wrk2 and edgelab (open loop); wrk refuses it")
     ap.add_argument("--edgelab-warmup", type=int, default=0,
@@ -177,14 +184,23 @@ http {{
                 urllib.request.urlopen(f"http://127.0.0.1:{cache_port}{paths[size]}").read()
         java_pid = subprocess.run(["pgrep", "-P", str(cache.pid)], capture_output=True, text=True).stdout.split()
         cache_pids = [str(cache.pid)] + java_pid
-        servers = {"edgelab-memory": (cache_port, lambda: cache_pids),
-                   "nginx": (nginx_port, lambda: nginx_pids(os.path.join(work, "nginx.pid")))}
+        origin_pids = [str(procs[0].pid)] + subprocess.run(["pgrep", "-P", str(procs[0].pid)], capture_output=True,
+                                                           text=True).stdout.split()
+        known = {"edgelab-memory": (cache_port, lambda: cache_pids),
+                 "nginx": (nginx_port, lambda: nginx_pids(os.path.join(work, "nginx.pid"))),
+                 "origin": (origin_port, lambda: origin_pids)}
+        unknown = [n for n in args.servers.split(",") if n not in known]
+        if unknown:
+            raise SystemExit(f"bench: unknown server(s) {unknown}; choose from {list(known)}")
+        servers = {n: known[n] for n in args.servers.split(",")}
         rows = []
         clients = args.clients.split(",")
         for size in sizes:
             for run in range(1, args.runs + 1):
                 for (name, (port, pids)), client in [(s, c) for s in servers.items() for c in clients]:
                     url = f"http://127.0.0.1:{port}{paths[size]}"
+                    if name == "origin" and args.origin_query:
+                        url += "?" + args.origin_query
                     wrk(url, args.connections, args.threads, 2, 10)  # short warm-up of the server
                     before = cpu_seconds(pids())
                     if client in ("wrk", "wrk2"):
