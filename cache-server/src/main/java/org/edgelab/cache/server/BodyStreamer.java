@@ -36,13 +36,17 @@ final class BodyStreamer {
     static final int MAX_ZERO_COPY_CHUNK = 1 << 20;
     static final int COPY_CHUNK = 64 << 10;
     /**
-     * Bytes one response may write in one event-loop turn before it yields to the other
+     * Default bytes one response may write in one event-loop turn before it yields to the other
      * connections of its loop (like nginx's sendfile_max_chunk): on loopback a fast reader keeps
      * the channel writable, and without a cap one large response would run to its end while the
      * loop's other responses wait. The pump then continues after the loop's next I/O poll
-     * ({@link LoopTurns}), so requests and origin bodies are read between turns.
+     * ({@link LoopTurns}), so requests and origin bodies are read between turns. A turn lasts about
+     * (connections on the loop) x budget / (loop's write rate), and every request waits up to one
+     * turn to be read, and a miss several (origin connect, origin headers): with 2 MiB, 50
+     * connections of 10 MB objects made a 120 ms turn and a 1.2 s TTFB p99; 256 KiB cut both by 4-10x
+     * at the same req/s (docs/BENCHMARKS.md, "How long an event-loop turn may write").
      */
-    static final long TURN_BUDGET = 2L << 20;
+    static final long DEFAULT_TURN_BUDGET = 256L << 10;
 
     private final Channel channel;
     private final StoredObject object;
@@ -50,6 +54,7 @@ final class BodyStreamer {
     private final ByteBuf trailer;
     private final LongConsumer bytesSent;
     private final Completion completion;
+    private final long turnBudget;
     private int partIndex;
     private boolean prefixSent;
     private long position;
@@ -61,6 +66,15 @@ final class BodyStreamer {
 
     BodyStreamer(Channel channel, StoredObject object, List<Part> parts, ByteBuf trailer, LongConsumer bytesSent,
                  Completion completion) {
+        this(channel, object, parts, trailer, bytesSent, completion, DEFAULT_TURN_BUDGET);
+    }
+
+    BodyStreamer(Channel channel, StoredObject object, List<Part> parts, ByteBuf trailer, LongConsumer bytesSent,
+                 Completion completion, long turnBudget) {
+        if (turnBudget <= 0) {
+            throw new IllegalArgumentException("turn budget must be positive, got " + turnBudget);
+        }
+        this.turnBudget = turnBudget;
         this.channel = channel;
         this.object = object;
         this.parts = parts;
@@ -120,7 +134,7 @@ final class BodyStreamer {
                     long written = writeChunk(position, Math.min(end, available) - position);
                     position += written;
                     turnBytes += written;
-                    if (turnBytes >= TURN_BUDGET) {
+                    if (turnBytes >= turnBudget) {
                         yieldTurn();
                         return;
                     }

@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param originResponseTimeout the origin must send data at least this often (else 504, or truncation)
  * @param maxRanges             most ranges served in one multipart/byteranges response
  * @param maxRequestBody        largest request body forwarded for unsafe methods (larger gets 413)
+ * @param turnWriteBudget       body bytes one response may write in one event-loop turn before the loop's
+ *                              other connections get theirs (default 256 KiB, like nginx's sendfile_max_chunk)
  */
 public record CacheServerConfig(
         String bindHost,
@@ -36,7 +38,8 @@ public record CacheServerConfig(
         Duration originConnectTimeout,
         Duration originResponseTimeout,
         int maxRanges,
-        int maxRequestBody) {
+        int maxRequestBody,
+        int turnWriteBudget) {
 
     public CacheServerConfig {
         Objects.requireNonNull(bindHost, "bindHost");
@@ -55,6 +58,7 @@ public record CacheServerConfig(
         requireRange("maxHeaderSize", maxHeaderSize, 256, 1 << 22);
         requireRange("maxRanges", maxRanges, 1, 1000);
         requireRange("maxRequestBody", maxRequestBody, 0, Integer.MAX_VALUE);
+        requireRange("turnWriteBudget", turnWriteBudget, 4096, 1 << 30);
         requirePositive("idleTimeout", idleTimeout);
         requirePositive("requestHeaderTimeout", requestHeaderTimeout);
         requirePositive("originConnectTimeout", originConnectTimeout);
@@ -102,6 +106,7 @@ public record CacheServerConfig(
         private Duration originConnectTimeout = Duration.ofSeconds(5);
         private Duration originResponseTimeout = Duration.ofSeconds(30);
         private int maxRanges = 16;
+        private int turnWriteBudget = (int) BodyStreamer.DEFAULT_TURN_BUDGET;
         private int maxRequestBody = 8 << 20;
 
         private Builder() {
@@ -121,12 +126,13 @@ public record CacheServerConfig(
         public Builder originResponseTimeout(Duration v) { this.originResponseTimeout = v; return this; }
         public Builder maxRanges(int v) { this.maxRanges = v; return this; }
         public Builder maxRequestBody(int v) { this.maxRequestBody = v; return this; }
+        public Builder turnWriteBudget(int v) { this.turnWriteBudget = v; return this; }
 
         /** Returns the configuration, failing with a message naming the first invalid setting. */
         public CacheServerConfig build() {
             return new CacheServerConfig(bindHost, port, adminPort, origin, ioThreads, maxInitialLineLength,
                     maxHeaderSize, idleTimeout, requestHeaderTimeout, originConnectTimeout, originResponseTimeout,
-                    maxRanges, maxRequestBody);
+                    maxRanges, maxRequestBody, turnWriteBudget);
         }
     }
 }

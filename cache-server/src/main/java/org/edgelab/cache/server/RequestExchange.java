@@ -441,7 +441,7 @@ final class RequestExchange implements FetchWaiter {
                 stats.truncated();
             }
             done(complete && keepAlive);
-        });
+        }, sc.config().turnWriteBudget());
         streamer.pump();
         if (result == Result.HIT) {
             sc.stats().phases().since(PhaseTimes.Phase.HIT_FIRST_WRITE, startNanos);

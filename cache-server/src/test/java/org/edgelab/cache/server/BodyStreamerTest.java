@@ -64,6 +64,30 @@ class BodyStreamerTest {
     }
 
     @Test
+    void aResponseWritesAtMostItsTurnBudgetBeforeYieldingToTheLoop() {
+        // copies of 64 KiB, a 128 KiB budget: two chunks per turn, then the pump waits for the loop's next turn
+        byte[] body = data(1_000_000);
+        ArrayStoredObject obj = new ArrayStoredObject(body, body.length, true, false);
+        EmbeddedChannel ch = new EmbeddedChannel();
+        AtomicLong sent = new AtomicLong();
+        AtomicReference<Boolean> done = new AtomicReference<>();
+        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, sent::addAndGet, done::set,
+                128 << 10).pump();
+        // the first turn stopped at the budget and left the rest to later turns of the loop
+        assertThat(sent.get()).isEqualTo(128 << 10);
+        assertThat(done.get()).isNull();
+        for (int i = 0; i < 100 && done.get() == null; i++) {
+            ch.runScheduledPendingTasks(); // the yielded pump continues as a scheduled task (LoopTurns)
+            ch.runPendingTasks();
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(drain(ch, out)).isTrue();
+        assertThat(out.toByteArray()).isEqualTo(body);
+        assertThat(done.get()).isTrue();
+        assertThat(ch.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
     void framesPartsWithTheirPrefixesAndTheTrailer() {
         byte[] body = data(5000);
         ArrayStoredObject obj = new ArrayStoredObject(body, body.length, true, true);
