@@ -41,12 +41,12 @@ final class BodyStreamer {
      * the channel writable, and without a cap one large response would run to its end while the
      * loop's other responses wait. The pump then continues after the loop's next I/O poll
      * ({@link LoopTurns}), so requests and origin bodies are read between turns. A turn lasts about
-     * (connections on the loop) x budget / (loop's write rate), and every request waits up to one
-     * turn to be read, and a miss several (origin connect, origin headers): with 2 MiB, 50
-     * connections of 10 MB objects made a 120 ms turn and a 1.2 s TTFB p99; 256 KiB cut both by 4-10x
-     * at the same req/s (docs/BENCHMARKS.md, "How long an event-loop turn may write").
+     * (connections on the loop) x budget / (loop's write rate), and every read on the loop waits up to
+     * one turn, a miss several (origin connect, origin headers). 256 KiB cut 10 MB objects' TTFB p99
+     * 6x at the same req/s but cost 1 MB objects a quarter of their req/s, so the default stays 2 MiB
+     * (docs/BENCHMARKS.md, "How long an event-loop turn may write").
      */
-    static final long DEFAULT_TURN_BUDGET = 256L << 10;
+    static final long DEFAULT_TURN_BUDGET = 2L << 20;
 
     private final Channel channel;
     private final StoredObject object;

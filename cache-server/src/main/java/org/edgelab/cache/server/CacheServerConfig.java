@@ -23,7 +23,7 @@ import java.util.Objects;
  * @param maxRanges             most ranges served in one multipart/byteranges response
  * @param maxRequestBody        largest request body forwarded for unsafe methods (larger gets 413)
  * @param turnWriteBudget       body bytes one response may write in one event-loop turn before the loop's
- *                              other connections get theirs (default 256 KiB, like nginx's sendfile_max_chunk)
+ *                              other connections get theirs (default 2 MiB, like nginx's sendfile_max_chunk)
  */
 public record CacheServerConfig(
         String bindHost,
