@@ -40,7 +40,8 @@ public final class Summary {
     /**
      * Groups {@code results} by {@code dimensions} (none: one group of everything) and summarises each group.
      *
-     * <p>Columns: the dimensions; {@code repetitions}; {@code hit_ratio_requests}, {@code hit_ratio_bytes}, {@code hit_ratio_set_requests} (medians);
+     * <p>Columns: the dimensions; {@code repetitions}; {@code hit_ratio_requests}, {@code hit_ratio_bytes}, {@code hit_ratio_set_requests}, {@code ttfb_hit_p50_ms},
+     * {@code ttfb_hit_p99_ms}, {@code ttfb_miss_p50_ms}, {@code ttfb_miss_p99_ms} (medians over repetitions);
      * {@code req_per_s}, {@code throughput_gbps}, {@code goodput_gbps} as median with {@code _min} and {@code _max} over
      * repetitions; {@code errors_total} (sum of every {@code errors_*} column); {@code cpu_s_per_gb}, {@code power_w},
      * {@code req_per_s_per_watt}, {@code gbps_per_watt} (medians); {@code success_rate} (1 - errors / requests, summed over
@@ -117,6 +118,9 @@ public final class Summary {
             values.put("hit_ratio_requests", median(group, "hit_ratio_requests", 1));
             values.put("hit_ratio_bytes", median(group, "hit_ratio_bytes", 1));
             values.put("hit_ratio_set_requests", median(group, "hit_ratio_set_requests", 1));
+            for (String column : List.of("ttfb_hit_p50_ms", "ttfb_hit_p99_ms", "ttfb_miss_p50_ms", "ttfb_miss_p99_ms")) {
+                values.put(column, median(group, column, 1));
+            }
             spread(values, group, "req_per_s", "req_per_s", 1);
             spread(values, group, "throughput_bps", "throughput_gbps", 1e-9);
             spread(values, group, "goodput_bps", "goodput_gbps", 1e-9);
@@ -182,7 +186,8 @@ public final class Summary {
     }
 
     private static List<String> numericColumns(boolean streams) {
-        List<String> names = new ArrayList<>(List.of("hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests"));
+        List<String> names = new ArrayList<>(List.of("hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests",
+                "ttfb_hit_p50_ms", "ttfb_hit_p99_ms", "ttfb_miss_p50_ms", "ttfb_miss_p99_ms"));
         for (String metric : List.of("req_per_s", "throughput_gbps", "goodput_gbps")) {
             names.addAll(List.of(metric, metric + "_min", metric + "_max"));
         }

@@ -112,6 +112,16 @@ public final class LoadResult {
         return counters().byteHitRatio();
     }
 
+    /** Time to first byte of responses marked HIT by X-Cache, ns from the intended start (empty without X-Cache). */
+    public Histogram ttfbHit() {
+        return measured.ttfbHit().copy();
+    }
+
+    /** Time to first byte of responses with an X-Cache not starting with HIT (misses, passes), ns from the intended start. */
+    public Histogram ttfbMiss() {
+        return measured.ttfbMiss().copy();
+    }
+
     /** Hit ratio over requests for the object set only, first-time requests left out (NaN when none carried X-Cache). */
     public double setHitRatio() {
         return counters().setHitRatio();

@@ -64,6 +64,9 @@ class CacheServerRunTest {
         assertThat(r.counters().setResponses()).isEqualTo(r.counters().hits());
         assertThat(r.counters().setHits()).isEqualTo(r.counters().setResponses());
         assertThat(r.setHitRatio()).isEqualTo(1.0);
+        // first bytes by X-Cache: one per response head, hits and misses apart
+        assertThat(r.ttfbHit().getTotalCount()).isEqualTo(r.counters().hits());
+        assertThat(r.ttfbMiss().getTotalCount()).isEqualTo(r.counters().cacheResponses() - r.counters().hits());
     }
 
     @Test

@@ -50,6 +50,10 @@ class UnfinishedMissTest {
             assertThat(r.hitRatio()).isEqualTo(0.9);
             // bytes: 36 whole hits against the 4 half bodies that arrived
             assertThat(r.byteHitRatio()).isEqualTo(36.0 * BODY / (36 * BODY + 4 * BODY / 2));
+            // the unfinished misses' first bytes did arrive: they are in the miss TTFB, not lost with the response
+            assertThat(r.ttfbMiss().getTotalCount()).isEqualTo(4);
+            assertThat(r.ttfbHit().getTotalCount()).isEqualTo(36);
+            assertThat(r.ttfb().getTotalCount()).isEqualTo(36); // the overall TTFB counts completed responses
         }
     }
 

@@ -246,6 +246,8 @@ public final class ExperimentRunner {
         v.put("goodput_bps", num(r.goodputBytesPerSecond() * 8));
         percentiles(v, "ttfb", r.ttfb());
         percentiles(v, "ttlb", r.ttlb());
+        percentiles(v, "ttfb_hit", r.ttfbHit());
+        percentiles(v, "ttfb_miss", r.ttfbMiss());
         v.put("errors_connect", String.valueOf(r.errors(ErrorClass.CONNECT)));
         v.put("errors_timeout", String.valueOf(r.errors(ErrorClass.TIMEOUT)));
         v.put("errors_status_4xx", String.valueOf(r.errors(ErrorClass.STATUS_4XX)));

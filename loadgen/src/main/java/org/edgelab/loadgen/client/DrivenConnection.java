@@ -149,7 +149,7 @@ public final class DrivenConnection extends ChannelInboundHandlerAdapter {
                 headersSeen = true;
                 check.onHead(status, keepAlive, contentLength, xCache, contentRange, slot, verify);
                 if (check.hasXCache()) {
-                    metrics.cacheHead(check.hit(), slot.firstTime);
+                    metrics.cacheHead(check.hit(), slot.firstTime, System.nanoTime() - sentNanos);
                 }
             }
         }

@@ -311,7 +311,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
             headersSeen = true;
             check.onHead(status, keepAlive, contentLength, xCache, contentRange, slot, run.verify());
             if (check.hasXCache()) {
-                metrics.cacheHead(check.hit(), slot.firstTime);
+                metrics.cacheHead(check.hit(), slot.firstTime, firstByteNanos - intendedNanos);
             }
         }
 

@@ -35,8 +35,9 @@ import org.edgelab.loadgen.workload.Workload;
  */
 public final class LoadEngine {
     /** What one phase measured. */
-    public record Outcome(Counters counters, LatencyLog latency, Histogram serviceTime, long elapsedNanos,
-                          long processCpuNanos, long loopCpuNanos, boolean finishedBeforeDeadline, String transport) {
+    public record Outcome(Counters counters, LatencyLog latency, Histogram serviceTime, Histogram ttfbHit,
+                          Histogram ttfbMiss, long elapsedNanos, long processCpuNanos, long loopCpuNanos,
+                          boolean finishedBeforeDeadline, String transport) {
     }
 
     /** Settings of one phase. */
@@ -141,15 +142,20 @@ public final class LoadEngine {
             flips.cancel(false);
             Counters total = Counters.ZERO;
             Histogram serviceTime = new Histogram(3);
+            Histogram ttfbHit = new Histogram(3);
+            Histogram ttfbMiss = new Histogram(3);
             for (int i = 0; i < loops.size(); i++) {
                 LoopMetrics m = metrics.get(i);
                 total = total.plus(await(loops.get(i).submit(m::snapshot)));
                 serviceTime.add(await(loops.get(i).submit(m.serviceTime::copy)));
+                ttfbHit.add(await(loops.get(i).submit(m.ttfbHit::copy)));
+                ttfbMiss.add(await(loops.get(i).submit(m.ttfbMiss::copy)));
             }
             long loopCpu = cpu.threadCpuNanos() - loopCpuStart;
             long processCpu = CpuClock.processCpuNanos() - cpuStart;
             latency.flip();
-            return new Outcome(total, latency, serviceTime, elapsed, processCpu, loopCpu, finished, Transports.name());
+            return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, elapsed, processCpu, loopCpu, finished,
+                    Transports.name());
         } finally {
             reporter.shutdownNow();
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

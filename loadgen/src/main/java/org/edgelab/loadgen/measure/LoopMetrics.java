@@ -22,6 +22,15 @@ public final class LoopMetrics {
      */
     public final Histogram serviceTime = new Histogram(3);
 
+    /**
+     * Time to first byte, nanoseconds from the intended start, of responses whose X-Cache starts with HIT,
+     * recorded when the head arrives (so responses unfinished at the deadline count, as in the hit ratio).
+     * Written by the loop only; copy it with a task on the loop.
+     */
+    public final Histogram ttfbHit = new Histogram(3);
+    /** As {@link #ttfbHit}, for responses whose X-Cache does not start with HIT (misses, passes). */
+    public final Histogram ttfbMiss = new Histogram(3);
+
     /** Requests whose response completed (any status, verified or not). */
     public long completed;
     /** Requests written to a connection. */
@@ -62,8 +71,12 @@ public final class LoopMetrics {
     /** Errors by class, indexed by {@link ErrorClass#ordinal()}. */
     public final long[] errors = new long[ErrorClass.values().length];
 
-    /** Counts a response head that carried X-Cache, a hit when {@code hit}; {@code firstTime} when the workload meant it to be a first-time object. */
-    public void cacheHead(boolean hit, boolean firstTime) {
+    /**
+     * Counts a response head that carried X-Cache, a hit when {@code hit}; {@code firstTime} when the workload
+     * meant it to be a first-time object; {@code ttfbNanos} its time to first byte from the intended start.
+     */
+    public void cacheHead(boolean hit, boolean firstTime, long ttfbNanos) {
+        (hit ? ttfbHit : ttfbMiss).recordValue(Math.max(0, ttfbNanos));
         cacheResponses++;
         if (hit) {
             hits++;

@@ -41,6 +41,8 @@ public final class ResultFigures {
         addLatency(m, "ttfb", r.ttfb());
         addLatency(m, "ttlb", r.ttlb());
         addLatency(m, "service", r.serviceTime());
+        addLatency(m, "ttfb_hit", r.ttfbHit());
+        addLatency(m, "ttfb_miss", r.ttfbMiss());
         m.put("errors", k.totalErrors());
         for (ErrorClass e : ErrorClass.values()) {
             m.put("errors_" + e.label(), k.errors(e));

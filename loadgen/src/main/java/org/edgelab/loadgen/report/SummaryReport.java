@@ -68,6 +68,7 @@ public final class SummaryReport {
                 out.printf(Locale.ROOT, "              %s of the %d requests for the warmed set (first-time objects left out)%n",
                         Units.percent(r.setHitRatio()), k.setResponses());
             }
+            out.printf(Locale.ROOT, "TTFB by X-Cache: hits %s, misses %s%n", ttfbBrief(r.ttfbHit()), ttfbBrief(r.ttfbMiss()));
         }
         if (c.schedule() != null) {
             out.printf(Locale.ROOT, "Late starts:  %d (sent > %s after their intended start; max delay %s)%n",
@@ -78,6 +79,14 @@ public final class SummaryReport {
         }
         out.printf(Locale.ROOT, "Client CPU:   %.2fs process, %.2fs event loops, %.3f s/GB%n",
                 r.processCpuSeconds(), r.loopCpuSeconds(), r.cpuSecondsPerGB());
+    }
+
+    private static String ttfbBrief(Histogram h) {
+        if (h.getTotalCount() == 0) {
+            return "none";
+        }
+        return String.format(Locale.ROOT, "p50 %s p99 %s max %s (%d)", Units.latency(h.getValueAtPercentile(50)),
+                Units.latency(h.getValueAtPercentile(99)), Units.latency(h.getMaxValue()), h.getTotalCount());
     }
 
     private static String latencyRow(Histogram h) {
