@@ -2,25 +2,12 @@ package org.edgelab.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpRequestDecoder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,31 +46,12 @@ class UnfinishedMissTest {
 
     /** Answers with X-Cache: HIT and a whole body, except every tenth request: a MISS head, half its body, then silence. */
     private static final class MissStallingServer implements AutoCloseable {
-        private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         private final AtomicInteger requests = new AtomicInteger();
-        private final Channel channel;
+        private final LoopbackServer server;
 
         MissStallingServer() throws InterruptedException {
-            channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                    .childHandler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new HttpRequestDecoder(), new SimpleChannelInboundHandler<HttpObject>() {
-                                @Override
-                                protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-                                    if (msg instanceof HttpRequest) {
-                                        boolean miss = requests.incrementAndGet() % MISS_EVERY == 0;
-                                        ctx.writeAndFlush(response(ctx, miss));
-                                    }
-                                }
-
-                                @Override
-                                public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                                    ctx.close();
-                                }
-                            });
-                        }
-                    }).bind("127.0.0.1", 0).sync().channel();
+            server = new LoopbackServer(true, (ctx, request) ->
+                    ctx.writeAndFlush(response(ctx, requests.incrementAndGet() % MISS_EVERY == 0)));
         }
 
         private static ByteBuf response(ChannelHandlerContext ctx, boolean miss) {
@@ -96,7 +64,7 @@ class UnfinishedMissTest {
         }
 
         int port() {
-            return ((InetSocketAddress) channel.localAddress()).getPort();
+            return server.port();
         }
 
         int requests() {
@@ -105,8 +73,7 @@ class UnfinishedMissTest {
 
         @Override
         public void close() {
-            channel.close().syncUninterruptibly();
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            server.close();
         }
     }
 }

@@ -1,29 +1,18 @@
 package org.edgelab.loadgen.video;
 
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
+import org.edgelab.loadgen.LoopbackServer;
 import org.edgelab.origin.content.SyntheticContent;
 import org.edgelab.origin.content.SyntheticPaths;
 
@@ -33,31 +22,11 @@ import org.edgelab.origin.content.SyntheticPaths;
  * One event loop, so the link state needs no locks. Test helper; thread-safe to start and close.
  */
 final class PacedServer implements AutoCloseable {
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    private final Channel channel;
+    private final LoopbackServer server;
     private long linkFreeAt;
 
     PacedServer(long bytesPerSecond) throws InterruptedException {
-        channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new SimpleChannelInboundHandler<HttpObject>() {
-                            @Override
-                            protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-                                if (msg instanceof HttpRequest request) {
-                                    respond(ctx, request, bytesPerSecond);
-                                }
-                            }
-
-                            @Override
-                            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                                ctx.close();
-                            }
-                        });
-                    }
-                }).bind("127.0.0.1", 0).sync().channel();
+        server = new LoopbackServer(false, (ctx, request) -> respond(ctx, request, bytesPerSecond));
     }
 
     private void respond(ChannelHandlerContext ctx, HttpRequest request, long bytesPerSecond) {
@@ -90,12 +59,11 @@ final class PacedServer implements AutoCloseable {
     }
 
     String url() {
-        return "http://127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort();
+        return server.url();
     }
 
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        server.close();
     }
 }
