@@ -70,6 +70,19 @@ class CacheServerRunTest {
     }
 
     @Test
+    void aWarmUpWindowDoesNotFetchTheMeasuredRunsFirstTimeObjects() throws Exception {
+        // The warm-up window sends the same load unrecorded, numbering its requests from 0 like the measured
+        // run. With the measured workload's own first-time ids it fetched the measured run's designed misses
+        // beforehand, and this store (256 MB for 1 MB of objects) kept them: every one became a hit.
+        ObjectWorkload w = ObjectWorkload.builder().objects(50).sizes("8KB").targetHitRatio(0.9).namespace("wu").build();
+        LoadResult r = LoadRunner.run(LoadConfig.builder().url(cacheUrl()).connections(4).threads(1)
+                .warmUp(Duration.ofSeconds(2)).duration(Duration.ofSeconds(30)).requests(300).workload(w).build());
+        assertThat(r.counters().goodResponses()).isEqualTo(300);
+        assertThat(r.counters().hits()).isEqualTo(r.counters().setHits()); // no first-time object hit
+        assertThat(r.hitRatio()).isCloseTo(0.9, within(0.01));
+    }
+
+    @Test
     void aStoreTooSmallForTheSetLosesSetHitsThatTheOverallRatioHides() throws Exception {
         // 40 objects of 64 KB (2.5 MB) through a 1 MB store: most of the set is evicted between its requests
         try (ObjectStore small = new MemoryEngine().open(EngineSettings.of("capacity", "1m"));

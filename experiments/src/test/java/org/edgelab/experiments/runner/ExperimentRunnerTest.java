@@ -167,6 +167,30 @@ class ExperimentRunnerTest {
     }
 
     @Test
+    void theSettleDoesNotFetchTheMeasuredRunsFirstTimeObjects() throws IOException {
+        // The settle numbers its requests from 0 like the measured run; with the same first-time ids, this store
+        // (16 MB for well under 1 MB of first-time objects) kept them and the measured run counted them as hits.
+        Path file = dir.resolve("settle-target.yaml");
+        Files.writeString(file, """
+                name: settle-target
+                repetitions: 1
+                servers: [{engine: memory, settings: {capacity: 16MB}}]
+                load:
+                  connections: 2
+                  duration: 1s
+                  settle: 2s
+                  workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 0.9}
+                """);
+        RunResult result = ExperimentRunner.run(DescriptorLoader.load(file.toString(), false),
+                RunOptions.defaults().withOutputRoot(dir).withProgress(null));
+        assertThat(result.rows()).hasSize(1).allSatisfy(row -> {
+            assertThat(row.number("requests")).isGreaterThan(100);
+            assertThat(row.number("hit_ratio_set_requests")).isEqualTo(1.0);
+            assertThat(row.number("hit_ratio_requests")).isBetween(0.88, 0.92);
+        });
+    }
+
+    @Test
     void settleSendsTheMeasuredLoadUnrecordedBeforeEachRepetition() throws IOException {
         Path file = dir.resolve("settle.yaml");
         Files.writeString(file, """

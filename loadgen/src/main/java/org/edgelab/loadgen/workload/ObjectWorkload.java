@@ -13,8 +13,8 @@ import org.edgelab.origin.content.SyntheticPaths;
  *
  * <p>Hit-ratio method ("first-time share"): a share {@code 1 - target} of the requests, spread evenly
  * over the request numbers (request k is first-time when floor((k+1)(1-target)) > floor(k(1-target))),
- * goes to an object never requested before (its id includes a per-run nonce and the request number, so
- * no cache can hold it); the others go to the N-object set, which a warm-up pass ({@link #warmUp()})
+ * goes to an object never requested before (its id includes a nonce and the request number, so no cache
+ * can hold it; unrecorded phases before the measured run use {@link #renewed()}, with another nonce); the others go to the N-object set, which a warm-up pass ({@link #warmUp()})
  * fetches once, unmeasured, before the run. With a cache that holds the whole set, every set request is
  * a hit and every first-time request a miss, so the hit ratio is the target; the run measures the
  * achieved ratio from {@code X-Cache}.
@@ -39,7 +39,28 @@ public final class ObjectWorkload implements Workload {
         this.rangeSize = b.rangeSize;
         this.namespace = b.namespace;
         this.sizeSalt = Hashing.hash(b.namespace);
-        this.firstTimePrefix = "n" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + "-";
+        this.firstTimePrefix = newFirstTimePrefix();
+    }
+
+    private ObjectWorkload(ObjectWorkload other) {
+        this.pathPrefix = other.pathPrefix;
+        this.popularity = other.popularity;
+        this.sizes = other.sizes;
+        this.targetHitRatio = other.targetHitRatio;
+        this.rangeSize = other.rangeSize;
+        this.namespace = other.namespace;
+        this.sizeSalt = other.sizeSalt;
+        this.firstTimePrefix = newFirstTimePrefix();
+    }
+
+    private static String newFirstTimePrefix() {
+        return "n" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + "-";
+    }
+
+    /** The same set, sizes and target, with another nonce in the first-time ids. */
+    @Override
+    public Workload renewed() {
+        return Double.isNaN(targetHitRatio) ? this : new ObjectWorkload(this);
     }
 
     /** A builder with defaults: 1000 objects, uniform popularity, 100 KB, full fetches, no hit-ratio target. */

@@ -27,6 +27,17 @@ public interface Workload {
         return null;
     }
 
+    /**
+     * The same workload with new never-seen objects: same set, sizes and popularity, but first-time requests
+     * that name objects no earlier phase asked for. Each phase numbers its requests from 0, so an unrecorded
+     * phase (a warm-up window, a settle) run with the measured workload itself would fetch the measured run's
+     * first-time objects beforehand, and a cache large enough to keep them would count them as hits. The
+     * default returns this workload (no first-time objects).
+     */
+    default Workload renewed() {
+        return this;
+    }
+
     /** A one-line description for summaries and result files. */
     String describe();
 }
