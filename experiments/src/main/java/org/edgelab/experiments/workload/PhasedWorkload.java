@@ -28,6 +28,12 @@ public record PhasedWorkload(Workload measured, Workload warmUp) implements Work
         return measured.schedule();
     }
 
+    /** The measured workload renewed (new first-time objects), with the same warm-up pass. */
+    @Override
+    public Workload renewed() {
+        return new PhasedWorkload(measured.renewed(), warmUp);
+    }
+
     @Override
     public String describe() {
         return measured.describe();

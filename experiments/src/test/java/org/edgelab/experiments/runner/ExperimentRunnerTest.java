@@ -169,12 +169,12 @@ class ExperimentRunnerTest {
     @Test
     void theSettleDoesNotFetchTheMeasuredRunsFirstTimeObjects() throws IOException {
         // The settle numbers its requests from 0 like the measured run; with the same first-time ids, this store
-        // (16 MB for well under 1 MB of first-time objects) kept them and the measured run counted them as hits.
+        // (1024 chunks of 64 KiB for a few hundred 8 KB objects) kept them and the measured run counted them as hits.
         Path file = dir.resolve("settle-target.yaml");
         Files.writeString(file, """
                 name: settle-target
                 repetitions: 1
-                servers: [{engine: memory, settings: {capacity: 16MB}}]
+                servers: [{engine: memory, settings: {capacity: 64MB}}]
                 load:
                   connections: 2
                   duration: 1s
