@@ -32,10 +32,9 @@ public final class LoadRunner {
                     config.seed() ^ 0x3C6EF372FE94F82AL, config.reportInterval(), config.lateThreshold()));
         }
         if (!config.warmUp().isZero()) {
-            // unrecorded: only warms the JIT, connections and caches on both sides; renewed, so that its
-            // first-time objects are not the measured run's
+            // unrecorded: only warms the JIT, connections and caches on both sides
             LoadEngine.run(new LoadEngine.Phase(address, host, config.connections(), config.threads(),
-                    config.warmUp(), 0, config.timeout(), config.schedule(), config.workload().renewed(), config.link(),
+                    config.warmUp(), 0, config.timeout(), config.schedule(), config.workload(), config.link(),
                     config.verify(), config.seed() ^ 0x9E3779B97F4A7C15L, config.reportInterval(), config.lateThreshold()));
         }
         LoadEngine.Outcome measured = LoadEngine.run(new LoadEngine.Phase(address, host, config.connections(),

@@ -21,13 +21,16 @@ class UnfinishedMissTest {
 
     @Test
     void missesInFlightAtTheDeadlineCountInTheHitRatio() throws Exception {
-        try (MissStallingServer server = new MissStallingServer()) {
-            LoadResult r = LoadRunner.run(LoadConfig.builder().url("http://127.0.0.1:" + server.port() + "/any")
+        // every tenth request gets a MISS head and half its body, then silence; the others a whole HIT
+        AtomicInteger requests = new AtomicInteger();
+        try (LoopbackServer server = new LoopbackServer(true, (ctx, request) ->
+                ctx.writeAndFlush(response(ctx, requests.incrementAndGet() % MISS_EVERY == 0)))) {
+            LoadResult r = LoadRunner.run(LoadConfig.builder().url(server.url() + "/any")
                     .connections(4).threads(1).duration(Duration.ofMillis(1500)).timeout(Duration.ofSeconds(10))
                     .verify(false).build());
 
             // requests 10, 20, 30 and 40 are misses that never finish; by then every connection is stuck on one
-            assertThat(server.requests()).isEqualTo(40);
+            assertThat(requests.get()).isEqualTo(40);
             assertThat(r.counters().completed()).isEqualTo(36);
             assertThat(r.counters().unfinished()).isEqualTo(4);
             assertThat(r.counters().totalErrors()).isZero();
@@ -44,36 +47,12 @@ class UnfinishedMissTest {
         }
     }
 
-    /** Answers with X-Cache: HIT and a whole body, except every tenth request: a MISS head, half its body, then silence. */
-    private static final class MissStallingServer implements AutoCloseable {
-        private final AtomicInteger requests = new AtomicInteger();
-        private final LoopbackServer server;
-
-        MissStallingServer() throws InterruptedException {
-            server = new LoopbackServer(true, (ctx, request) ->
-                    ctx.writeAndFlush(response(ctx, requests.incrementAndGet() % MISS_EVERY == 0)));
-        }
-
-        private static ByteBuf response(ChannelHandlerContext ctx, boolean miss) {
-            String head = "HTTP/1.1 200 OK\r\nContent-Length: " + BODY + "\r\nX-Cache: " + (miss ? "MISS" : "HIT")
-                    + "\r\n\r\n";
-            ByteBuf buf = ctx.alloc().buffer();
-            buf.writeCharSequence(head, StandardCharsets.US_ASCII);
-            buf.writeZero(miss ? BODY / 2 : BODY);
-            return buf;
-        }
-
-        int port() {
-            return server.port();
-        }
-
-        int requests() {
-            return requests.get();
-        }
-
-        @Override
-        public void close() {
-            server.close();
-        }
+    private static ByteBuf response(ChannelHandlerContext ctx, boolean miss) {
+        String head = "HTTP/1.1 200 OK\r\nContent-Length: " + BODY + "\r\nX-Cache: " + (miss ? "MISS" : "HIT")
+                + "\r\n\r\n";
+        ByteBuf buf = ctx.alloc().buffer();
+        buf.writeCharSequence(head, StandardCharsets.US_ASCII);
+        buf.writeZero(miss ? BODY / 2 : BODY);
+        return buf;
     }
 }

@@ -182,6 +182,7 @@ public final class ExperimentRunner {
         Function<Duration, LoadConfig.Builder> measuredLoad = length -> LoadConfig.builder().url(target.clientUri())
                 .connections(cell.connections()).threads(threads).duration(length).timeout(load.timeout())
                 .rate(load.rate() == null ? null : RateSchedule.parse(load.rate(), length))
+                .workload(new MeasuredOnly(workload))
                 .verify(target.syntheticContent())
                 .link(cell.link().bitsPerSecond() == 0 && cell.link().oneWayLatency().isZero() ? LinkEmulation.NONE
                         : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency()));
@@ -189,12 +190,9 @@ public final class ExperimentRunner {
             // A run of its own before the counters are read, so the row's server CPU, hits and power
             // cover the measured run only.
             progress.phase(cell, rep, "settling");
-            // renewed: the settle's first-time objects must not be the measured run's (a cache that kept
-            // them would count the measured run's designed misses as hits)
-            LoadRunner.run(measuredLoad.apply(load.settle()).workload(new MeasuredOnly(workload.renewed()))
-                    .seed(seed ^ 0x27d4eb2dL).build());
+            LoadRunner.run(measuredLoad.apply(load.settle()).seed(seed ^ 0x27d4eb2dL).build());
         }
-        LoadConfig config = measuredLoad.apply(load.duration()).workload(new MeasuredOnly(workload)).seed(seed).build();
+        LoadConfig config = measuredLoad.apply(load.duration()).seed(seed).build();
         ServerCounters before = target.counters();
         CpuSample cpuBefore = target.cpu();
         PowerMeter.Window window = power.start();

@@ -1,5 +1,6 @@
 package org.edgelab.experiments.runner;
 
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -56,8 +57,11 @@ public final class ResultsCsv {
             write(file, columns, rows, true);
             return;
         }
-        List<List<String>> records = parse(Files.readString(file, StandardCharsets.UTF_8));
-        List<String> existing = records.isEmpty() ? List.of() : records.get(0);
+        List<String> existing;
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String header = in.readLine(); // column names hold no line breaks
+            existing = header == null ? List.of() : parse(header + "\n").get(0);
+        }
         if (existing.containsAll(columns)) {
             write(file, existing, rows, false);
             return;

@@ -21,6 +21,13 @@ class ExperimentRunnerTest {
     @TempDir
     Path dir;
 
+    /** Writes {@code yaml} as {@code <name>.yaml} in the test folder and loads it. */
+    private Descriptor load(String name, String yaml) throws IOException {
+        Path file = dir.resolve(name + ".yaml");
+        Files.writeString(file, yaml);
+        return DescriptorLoader.load(file.toString(), false);
+    }
+
     private Descriptor descriptor(String sizes) throws IOException {
         Path file = dir.resolve("tiny.yaml");
         Files.writeString(file, """
@@ -139,8 +146,7 @@ class ExperimentRunnerTest {
 
     @Test
     void withoutATargetEveryRequestHitsTheWarmedSetAndTheNoCacheBaselineGoesToTheOrigin() throws IOException {
-        Path file = dir.resolve("set.yaml");
-        Files.writeString(file, """
+        Descriptor d = load("set", """
                 name: set
                 servers:
                   - {name: direct, engine: none}
@@ -150,8 +156,7 @@ class ExperimentRunnerTest {
                   duration: 1s
                   workload: {object_sizes: 256KB, working_set: 2MB, range_sizes: 64KB}
                 """);
-        RunResult result = ExperimentRunner.run(DescriptorLoader.load(file.toString(), false),
-                RunOptions.defaults().withOutputRoot(dir).withProgress(null));
+        RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));
         assertThat(result.rows()).hasSize(2);
         ResultRow direct = result.rows().get(0);
         assertThat(direct.get("engine")).isEqualTo("none");
@@ -170,8 +175,7 @@ class ExperimentRunnerTest {
     void theSettleDoesNotFetchTheMeasuredRunsFirstTimeObjects() throws IOException {
         // The settle numbers its requests from 0 like the measured run; with the same first-time ids, this store
         // (1024 chunks of 64 KiB for a few hundred 8 KB objects) kept them and the measured run counted them as hits.
-        Path file = dir.resolve("settle-target.yaml");
-        Files.writeString(file, """
+        Descriptor d = load("settle-target", """
                 name: settle-target
                 repetitions: 1
                 servers: [{engine: memory, settings: {capacity: 64MB}}]
@@ -181,8 +185,7 @@ class ExperimentRunnerTest {
                   settle: 2s
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 0.9}
                 """);
-        RunResult result = ExperimentRunner.run(DescriptorLoader.load(file.toString(), false),
-                RunOptions.defaults().withOutputRoot(dir).withProgress(null));
+        RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));
         assertThat(result.rows()).hasSize(1).allSatisfy(row -> {
             assertThat(row.number("requests")).isGreaterThan(100);
             assertThat(row.number("hit_ratio_set_requests")).isEqualTo(1.0);
@@ -192,8 +195,7 @@ class ExperimentRunnerTest {
 
     @Test
     void settleSendsTheMeasuredLoadUnrecordedBeforeEachRepetition() throws IOException {
-        Path file = dir.resolve("settle.yaml");
-        Files.writeString(file, """
+        Descriptor d = load("settle", """
                 name: settle
                 repetitions: 2
                 servers: [{engine: memory, settings: {capacity: 16MB}}]
@@ -203,7 +205,6 @@ class ExperimentRunnerTest {
                   settle: 2s
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
                 """);
-        Descriptor d = DescriptorLoader.load(file.toString(), false);
         assertThat(d.load().settle()).hasSeconds(2);
         long start = System.nanoTime();
         RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));

@@ -89,7 +89,10 @@ public final class LoadEngine {
             long loopCpuStart = cpu.threadCpuNanos();
             long start = System.nanoTime();
             long startMillis = System.currentTimeMillis();
-            long ticketLimit = Math.min(phase.requestBound() <= 0 ? Long.MAX_VALUE : phase.requestBound(), phase.workload().size());
+            // Every phase numbers its requests from 0: renewed, its first-time objects are its own, never those
+            // of an earlier phase (a warm-up window, a settle) that a cache could still hold.
+            Workload workload = phase.workload().renewed();
+            long ticketLimit = Math.min(phase.requestBound() <= 0 ? Long.MAX_VALUE : phase.requestBound(), workload.size());
             RunControl control = new RunControl(phase.connections(), ticketLimit, phase.schedule(), start,
                     phase.duration().toNanos(), phase.timeout().toNanos(), phase.lateThreshold().toNanos(), phase.verify());
             LatencyLog latency = new LatencyLog(metrics, startMillis, true);
@@ -115,7 +118,7 @@ public final class LoadEngine {
             for (int c = 0; c < phase.connections(); c++) {
                 int l = c % loops.size();
                 fresh.get(l).add(new HttpConnection(control, metrics.get(l), loops.get(l), template,
-                        phase.workload().newGenerator(phase.seed() * 1_000_003L + c), host, phase.link()));
+                        workload.newGenerator(phase.seed() * 1_000_003L + c), host, phase.link()));
             }
             List<io.netty.util.concurrent.Future<?>> started = new ArrayList<>();
             for (int i = 0; i < loops.size(); i++) {

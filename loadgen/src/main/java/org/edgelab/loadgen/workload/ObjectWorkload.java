@@ -14,7 +14,7 @@ import org.edgelab.origin.content.SyntheticPaths;
  * <p>Hit-ratio method ("first-time share"): a share {@code 1 - target} of the requests, spread evenly
  * over the request numbers (request k is first-time when floor((k+1)(1-target)) > floor(k(1-target))),
  * goes to an object never requested before (its id includes a nonce and the request number, so no cache
- * can hold it; unrecorded phases before the measured run use {@link #renewed()}, with another nonce); the others go to the N-object set, which a warm-up pass ({@link #warmUp()})
+ * can hold it; the load engine renews the nonce for every phase, see {@link #renewed()}); the others go to the N-object set, which a warm-up pass ({@link #warmUp()})
  * fetches once, unmeasured, before the run. With a cache that holds the whole set, every set request is
  * a hit and every first-time request a miss, so the hit ratio is the target; the run measures the
  * achieved ratio from {@code X-Cache}.
@@ -31,25 +31,15 @@ public final class ObjectWorkload implements Workload {
     private final long sizeSalt;
     private final String firstTimePrefix;
 
-    private ObjectWorkload(Builder b) {
-        this.pathPrefix = b.pathPrefix;
-        this.popularity = b.popularity;
-        this.sizes = b.sizes;
-        this.targetHitRatio = b.targetHitRatio;
-        this.rangeSize = b.rangeSize;
-        this.namespace = b.namespace;
-        this.sizeSalt = Hashing.hash(b.namespace);
-        this.firstTimePrefix = newFirstTimePrefix();
-    }
-
-    private ObjectWorkload(ObjectWorkload other) {
-        this.pathPrefix = other.pathPrefix;
-        this.popularity = other.popularity;
-        this.sizes = other.sizes;
-        this.targetHitRatio = other.targetHitRatio;
-        this.rangeSize = other.rangeSize;
-        this.namespace = other.namespace;
-        this.sizeSalt = other.sizeSalt;
+    private ObjectWorkload(String pathPrefix, Popularity popularity, SizeDistribution sizes, double targetHitRatio,
+                           long rangeSize, String namespace) {
+        this.pathPrefix = pathPrefix;
+        this.popularity = popularity;
+        this.sizes = sizes;
+        this.targetHitRatio = targetHitRatio;
+        this.rangeSize = rangeSize;
+        this.namespace = namespace;
+        this.sizeSalt = Hashing.hash(namespace);
         this.firstTimePrefix = newFirstTimePrefix();
     }
 
@@ -60,7 +50,8 @@ public final class ObjectWorkload implements Workload {
     /** The same set, sizes and target, with another nonce in the first-time ids. */
     @Override
     public Workload renewed() {
-        return Double.isNaN(targetHitRatio) ? this : new ObjectWorkload(this);
+        return Double.isNaN(targetHitRatio) ? this
+                : new ObjectWorkload(pathPrefix, popularity, sizes, targetHitRatio, rangeSize, namespace);
     }
 
     /** A builder with defaults: 1000 objects, uniform popularity, 100 KB, full fetches, no hit-ratio target. */
@@ -225,7 +216,7 @@ public final class ObjectWorkload implements Workload {
         /** The workload; throws IllegalArgumentException on a bad popularity or object count. */
         public ObjectWorkload build() {
             this.popularity = Popularity.parse(popularitySpec, objects);
-            return new ObjectWorkload(this);
+            return new ObjectWorkload(pathPrefix, popularity, sizes, targetHitRatio, rangeSize, namespace);
         }
     }
 }

@@ -29,10 +29,11 @@ public interface Workload {
 
     /**
      * The same workload with new never-seen objects: same set, sizes and popularity, but first-time requests
-     * that name objects no earlier phase asked for. Each phase numbers its requests from 0, so an unrecorded
-     * phase (a warm-up window, a settle) run with the measured workload itself would fetch the measured run's
-     * first-time objects beforehand, and a cache large enough to keep them would count them as hits. The
-     * default returns this workload (no first-time objects).
+     * that name objects no earlier phase asked for. The load engine renews the workload at the start of every
+     * phase, because each phase numbers its requests from 0: an unrecorded phase (a warm-up window, a settle)
+     * would otherwise fetch the measured run's first-time objects beforehand, and a cache large enough to keep
+     * them would count them as hits. Wrappers must forward it. The default returns this workload (no
+     * first-time objects).
      */
     default Workload renewed() {
         return this;
