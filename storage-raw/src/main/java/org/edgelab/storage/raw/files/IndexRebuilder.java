@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
@@ -26,7 +27,10 @@ import org.edgelab.storage.api.CorruptObjectException;
  * Rebuilds the index of a {@code raw-files} directory at start: walks the hashed directories in
  * parallel (one task per top-level directory), reads and verifies each file's header, deletes
  * leftover temporary files and files whose header is damaged, truncated or misplaced. Bodies are
- * not read here: they are verified on first lookup. Used by one thread; runs its own pool.
+ * not read here: they are verified on first lookup. A file or directory that vanishes between the
+ * listing and the read (a lookup that dropped a damaged file meanwhile, an eviction, an operator)
+ * is skipped: the scan describes what is there, and a vanished file is not there. Used by one
+ * thread; runs its own pool.
  */
 final class IndexRebuilder {
 
@@ -37,16 +41,30 @@ final class IndexRebuilder {
     }
 
     /** What the scan found and what it deleted. */
-    record Result(List<Found> found, long tempFilesDeleted, long corruptFilesDeleted, long unknownFilesIgnored) {
+    record Result(List<Found> found, long tempFilesDeleted, long corruptFilesDeleted, long unknownFilesIgnored,
+                  long vanishedFiles) {
     }
 
     private final FileLayout layout;
     private final LongAdder tempDeleted = new LongAdder();
     private final LongAdder corruptDeleted = new LongAdder();
     private final LongAdder unknownIgnored = new LongAdder();
+    private final LongAdder vanished = new LongAdder();
+
+    /** Called with each listed file before it is examined; tests use it to change the directory mid-scan. */
+    interface ScanHook {
+        void beforeExamine(Path file) throws IOException;
+    }
+
+    private final ScanHook hook;
 
     IndexRebuilder(FileLayout layout) {
+        this(layout, file -> { });
+    }
+
+    IndexRebuilder(FileLayout layout, ScanHook hook) {
         this.layout = layout;
+        this.hook = hook;
     }
 
     Result scan(int threads) throws IOException {
@@ -81,7 +99,7 @@ final class IndexRebuilder {
         }
         List<Found> sorted = new ArrayList<>(found);
         sorted.sort(Comparator.comparingLong(Found::modifiedMillis));
-        return new Result(sorted, tempDeleted.sum(), corruptDeleted.sum(), unknownIgnored.sum());
+        return new Result(sorted, tempDeleted.sum(), corruptDeleted.sum(), unknownIgnored.sum(), vanished.sum());
     }
 
     private void scanTree(Path top, List<Found> found) throws IOException {
@@ -89,7 +107,29 @@ final class IndexRebuilder {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                 if (attrs.isRegularFile()) {
-                    examine(file, attrs, found);
+                    hook.beforeExamine(file);
+                    try {
+                        examine(file, attrs, found);
+                    } catch (NoSuchFileException e) {
+                        vanished.increment();
+                    }
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    vanished.increment();
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                if (e != null && !(e instanceof NoSuchFileException)) {
+                    throw e;
                 }
                 return FileVisitResult.CONTINUE;
             }

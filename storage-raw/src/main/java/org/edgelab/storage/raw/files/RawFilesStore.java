@@ -507,6 +507,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             extra.put("tempFilesDeletedAtOpen", r.tempFilesDeleted());
             extra.put("damagedFilesDeletedAtOpen", r.corruptFilesDeleted());
             extra.put("unknownFilesIgnored", r.unknownFilesIgnored());
+            extra.put("filesVanishedDuringRebuild", r.vanishedFiles());
         }
         return counters.snapshot(extra);
     }
