@@ -37,6 +37,7 @@ public final class CrashHarness {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
     private static final long MIN_SIZE = 1024;
     private static final long MAX_SIZE = 4L << 20;
+    private static final long POLL_MILLIS = 5;
 
     private CrashHarness() {
     }
@@ -58,15 +59,28 @@ public final class CrashHarness {
      * Starts a child JVM (this JVM's java binary, class path and {@code --add-opens} flags) that
      * opens {@code engineName} with {@code settings} through
      * {@link org.edgelab.storage.api.StorageEngines#open} and writes objects in a loop, recording
-     * each key in {@code workDir} after its commit returns. {@code killAfter} after the child has
-     * opened the store, kills it with SIGKILL and waits for it. The settings must point the engine
-     * at its own directory (e.g. inside {@code workDir}); the harness uses only the files
-     * {@value #KEYS_FILE}, {@value #CHILD_STDOUT} and {@value #CHILD_STDERR} in {@code workDir}.
+     * each key in {@code workDir} after its commit returns. Kills the child with SIGKILL
+     * {@code killAfter} after it has opened the store, or as soon as the objects it committed add
+     * up to {@code commitBudget} bytes, whichever comes first, and waits for it. The child is
+     * writing an object at every moment, so the kill always lands mid-write.
+     *
+     * <p>The budget is what makes "every committed object survives" a fair assertion: a store
+     * whose capacity is well above the budget (twice it, say) evicts nothing during the run, so a
+     * committed object that is absent after the restart was lost, not evicted. On a fast machine
+     * the child writes at page-cache speed (more than 1 GB in 1.5 s here), so a time limit alone
+     * cannot promise that. The child may commit a little more than the budget before the kill
+     * lands (what it writes in one {@value #POLL_MILLIS} ms poll); {@link CrashRun#committedBytes()}
+     * says what it did commit.
+     *
+     * <p>The settings must point the engine at its own directory (e.g. inside {@code workDir}); the
+     * harness uses only the files {@value #KEYS_FILE}, {@value #CHILD_STDOUT} and
+     * {@value #CHILD_STDERR} in {@code workDir}.
      *
      * @throws IllegalStateException if the child fails to start or exits before it is killed
      *                               (the message holds its standard error)
      */
-    public static CrashRun writeAndKill(String engineName, EngineSettings settings, Duration killAfter, Path workDir)
+    public static CrashRun writeAndKill(String engineName, EngineSettings settings, Duration killAfter, long commitBudget,
+                                        Path workDir)
             throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         Path keysFile = workDir.resolve(KEYS_FILE);
@@ -92,9 +106,13 @@ public final class CrashHarness {
         try {
             awaitReady(child, out, err);
             long started = System.nanoTime();
-            if (child.waitFor(killAfter.toNanos(), TimeUnit.NANOSECONDS)) {
-                throw new IllegalStateException("the crash child exited by itself with code " + child.exitValue()
-                        + " before it was killed; its errors:\n" + tail(err));
+            long deadline = started + killAfter.toNanos();
+            while (System.nanoTime() < deadline && CrashRun.committedBytes(keysFile) < commitBudget) {
+                if (child.waitFor(Math.min(POLL_MILLIS, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)),
+                        TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("the crash child exited by itself with code " + child.exitValue()
+                            + " before it was killed; its errors:\n" + tail(err));
+                }
             }
             Duration writingFor = Duration.ofNanos(System.nanoTime() - started);
             child.destroyForcibly();

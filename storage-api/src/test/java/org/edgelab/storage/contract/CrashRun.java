@@ -44,6 +44,19 @@ public record CrashRun(String engineName, Path workDir, Map<String, Long> commit
         return committed.size();
     }
 
+    /** Returns the bytes of the objects whose commit had returned before the kill. */
+    public long committedBytes() {
+        return committed.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The bytes of the committed objects a committed-keys file lists so far; 0 if there is none yet. */
+    static long committedBytes(Path keysFile) throws IOException {
+        if (!Files.exists(keysFile)) {
+            return 0;
+        }
+        return parse("", keysFile.getParent(), keysFile, -1, Duration.ZERO).committedBytes();
+    }
+
     /** Returns the child's standard error (engine warnings, a stack trace if it failed). */
     public String childErrors() throws IOException {
         Path err = workDir.resolve(CrashHarness.CHILD_STDERR);

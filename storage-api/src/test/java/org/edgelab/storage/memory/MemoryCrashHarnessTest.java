@@ -32,7 +32,7 @@ class MemoryCrashHarnessTest {
     @Test
     void childWritesIsKilledAndAFreshMemoryStoreHasNothing() throws Exception {
         CrashRun run = CrashHarness.writeAndKill("memory", EngineSettings.of("capacity", "64m"),
-                Duration.ofMillis(2000), work);
+                Duration.ofMillis(2000), 32L << 20, work);
         assertThat(run.killed()).as("child ended by SIGKILL, exit code " + run.exitCode()).isTrue();
         assertThat(run.committedCount()).as("objects the child committed; its errors: " + run.childErrors()).isPositive();
         assertThat(run.highestIndex()).isGreaterThanOrEqualTo(run.committedCount() - 1);
@@ -46,6 +46,17 @@ class MemoryCrashHarnessTest {
             assertThat(check.committedButAbsent()).isEqualTo(run.committedCount());
             assertThat(check.corruptDetected()).isZero();
         }
+    }
+
+    @Test
+    void theChildIsKilledOnceItHasCommittedTheBudgetLongBeforeTheTimeLimit() throws Exception {
+        long budget = 16L << 20;
+        CrashRun run = CrashHarness.writeAndKill("memory", EngineSettings.of("capacity", "256m"),
+                Duration.ofSeconds(60), budget, work);
+        assertThat(run.killed()).as("child ended by SIGKILL; its errors: " + run.childErrors()).isTrue();
+        assertThat(run.writingFor()).isLessThan(Duration.ofSeconds(30));
+        // killed within a poll of reaching the budget: at most a few objects of at most 4 MiB beyond it
+        assertThat(run.committedBytes()).isGreaterThanOrEqualTo(budget).isLessThan(budget + (64L << 20));
     }
 
     @Test
