@@ -103,6 +103,8 @@ public final class ManagedProcess implements AutoCloseable {
         while (true) {
             try {
                 HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+                // an answer after the deadline is late: a caller that asked for a bound gets it
+                failIfDeadOrLate(deadline, timeout, "answer " + uri);
                 return;
             } catch (IOException e) {
                 failIfDeadOrLate(deadline, timeout, "answer " + uri);
