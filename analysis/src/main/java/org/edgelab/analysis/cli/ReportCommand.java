@@ -28,7 +28,8 @@ import tech.tablesaw.api.Table;
 
 /**
  * {@code report <result dirs...> [--by dims] [--out DIR]}: prints the summary table and writes summary.csv,
- * summary.md (summary and published-against-measured tables) and report.html.
+ * summary.md (summary and published-against-measured tables) and report.html, by default into {@code report/} inside
+ * the one result folder given.
  *
  * <p>Thread-safety: one instance per command-line invocation.
  */
@@ -45,7 +46,8 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Dimensions to group by (default: experiment and every dimension that varies).")
     private List<String> by = new ArrayList<>();
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "report", description = "Output folder (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Output folder (default: report/ inside the one RESULTS folder given; ./report for several).")
     private Path out;
 
     @Override
@@ -63,6 +65,7 @@ public final class ReportCommand implements Callable<Integer> {
             return 2;
         }
         Table published = publishedBesideMeasured(table);
+        Path out = this.out != null ? this.out : defaultOut(results);
         Files.createDirectories(out);
         summary.write().csv(out.resolve("summary.csv").toFile());
         String markdown = "## Summary\n\n" + MarkdownTable.render(summary)
@@ -74,6 +77,19 @@ public final class ReportCommand implements Callable<Integer> {
         stdout.println("wrote " + out.resolve("summary.csv") + ", " + out.resolve("summary.md") + ", " + out.resolve("report.html"));
         stdout.flush();
         return 0;
+    }
+
+    /**
+     * Where the report goes without {@code --out}: beside the results when one folder is given ({@code RUN/report/},
+     * or the folder of a {@code results.csv} given as a file), {@code ./report} for several.
+     */
+    static Path defaultOut(List<Path> results) {
+        if (results.size() != 1) {
+            return Path.of("report");
+        }
+        Path only = results.get(0);
+        Path folder = Files.isRegularFile(only) ? only.toAbsolutePath().getParent() : only;
+        return folder.resolve("report");
     }
 
     /** "experiment" plus every dimension with more than one value. */
