@@ -50,6 +50,10 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Output folder (default: report/ inside the one RESULTS folder given; ./report for several).")
     private Path out;
 
+    @Option(names = "--baseline", paramLabel = "BUILD",
+            description = "Server build the headline ratios are taken against (default: the first peer, else the first build).")
+    private String baseline;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -60,6 +64,7 @@ public final class ReportCommand implements Callable<Integer> {
             table = ResultSet.load(results.toArray(Path[]::new));
             List<String> dimensions = by.isEmpty() ? defaultDimensions(table) : by;
             summary = Summary.by(table, dimensions.toArray(String[]::new));
+            checkBaseline(table);
         } catch (ResultFormatException | IllegalArgumentException e) {
             stderr.println("report: " + e.getMessage());
             return 2;
@@ -71,7 +76,7 @@ public final class ReportCommand implements Callable<Integer> {
         String markdown = "## Summary\n\n" + MarkdownTable.render(summary)
                 + (published.isEmpty() ? "" : "\n## Published and measured\n\n" + MarkdownTable.render(published));
         Files.writeString(out.resolve("summary.md"), markdown, StandardCharsets.UTF_8);
-        HtmlReport.write(out.resolve("report.html"), "EdgeLab report", table, summary, published);
+        HtmlReport.write(out.resolve("report.html"), "EdgeLab report", table, summary, published, baseline);
         stdout.print(MarkdownTable.render(summary));
         stdout.println();
         stdout.println("wrote " + out.resolve("summary.csv") + ", " + out.resolve("summary.md") + ", " + out.resolve("report.html"));
@@ -90,6 +95,22 @@ public final class ReportCommand implements Callable<Integer> {
         Path only = results.get(0);
         Path folder = Files.isRegularFile(only) ? only.toAbsolutePath().getParent() : only;
         return folder.resolve("report");
+    }
+
+    private void checkBaseline(Table table) {
+        if (baseline == null) {
+            return;
+        }
+        List<String> builds = new ArrayList<>();
+        for (String column : List.of("server", "engine")) {
+            if (table.containsColumn(column)) {
+                builds.addAll(table.stringColumn(column).unique().asList());
+                break;
+            }
+        }
+        if (!builds.contains(baseline)) {
+            throw new IllegalArgumentException("--baseline " + baseline + " is not a build of these results; builds are " + builds);
+        }
     }
 
     /** "experiment" plus every dimension with more than one value. */
