@@ -67,7 +67,8 @@ class LoadRunnerOriginTest {
         r.writeHlog(hlog, LatencyLog.Kind.TTLB);
         List<String> lines = Files.readAllLines(csv);
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(0).split(",")).contains("requests", "ttfb_p99_ns", "errors_integrity", "hit_ratio");
+        assertThat(lines.get(0).split(",")).contains("requests", "req_per_s", "ttfb_p99_ms", "ttfb_p999_ms", "throughput_bps", "errors_integrity", "hit_ratio_requests")
+                .doesNotContain("ttfb_p99_ns", "requests_per_s", "ttfb_p99_9_ms");
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         assertThat(root.at("/figures/requests").asLong()).isEqualTo(400);
         assertThat(root.at("/figures/good_bytes").asLong()).isEqualTo(40_000_000L);
