@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 
+import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.workload.FixedUrlWorkload;
 import org.edgelab.loadgen.workload.Workload;
 
@@ -34,6 +35,7 @@ public final class LoadConfig {
     private final Duration reportInterval;
     private final Duration lateThreshold;
     private final Duration warmUp;
+    private final IntervalListener onInterval;
 
     private LoadConfig(Builder b) {
         this.url = b.url;
@@ -51,6 +53,12 @@ public final class LoadConfig {
         this.reportInterval = b.reportInterval;
         this.lateThreshold = b.lateThreshold;
         this.warmUp = b.warmUp;
+        this.onInterval = b.onInterval;
+    }
+
+    /** Told the requests completed in each report interval of every phase (default: nobody). */
+    public IntervalListener onInterval() {
+        return onInterval;
     }
 
     /** A builder with wrk's defaults: 10 connections, 2 threads, 10 s, 2 s timeout, closed loop. */
@@ -169,8 +177,15 @@ public final class LoadConfig {
         private Duration reportInterval = Duration.ofSeconds(1);
         private Duration lateThreshold = Duration.ofMillis(1);
         private Duration warmUp = Duration.ZERO;
+        private IntervalListener onInterval = IntervalListener.NONE;
 
         private Builder() {
+        }
+
+        /** Tells {@code listener} the requests completed in each report interval (for a live rate; it must not block). */
+        public Builder onInterval(IntervalListener listener) {
+            this.onInterval = listener == null ? IntervalListener.NONE : listener;
+            return this;
         }
 
         /** Target URL, e.g. http://127.0.0.1:8080/objects/100KB/a. */

@@ -43,6 +43,24 @@ class LoadRunnerOriginTest {
     }
 
     @Test
+    void theIntervalListenerIsToldEachSecondsCompletions() throws Exception {
+        List<long[]> completed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Double> lengths = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LoadResult r = LoadRunner.run(config("/objects/10KB/intervals").duration(Duration.ofMillis(3500))
+                .onInterval((n, seconds) -> {
+                    completed.add(new long[] {n});
+                    lengths.add(seconds);
+                }).build());
+
+        assertThat(completed).hasSizeBetween(2, 4);
+        assertThat(lengths).allMatch(s -> s > 0.5 && s < 2.0, "about one second");
+        long told = completed.stream().mapToLong(c -> c[0]).sum();
+        // every interval but the last part-second was told, from loadgen's own completions
+        assertThat(told).isPositive().isLessThanOrEqualTo(r.counters().completed());
+        assertThat(completed).allMatch(c -> c[0] > 0);
+    }
+
+    @Test
     void closedLoopSendsExactlyTheBoundAndVerifiesEveryByte(@TempDir Path dir) throws Exception {
         long before = origin.stats().requests();
         LoadResult r = LoadRunner.run(config("/objects/100KB/closed-a").requests(400).latency(true).build());
