@@ -4,7 +4,7 @@ import org.edgelab.analysis.cli.ReportCommand;
 import org.edgelab.cache.cli.ServeCommand;
 import org.edgelab.experiments.cli.ListCommand;
 import org.edgelab.experiments.cli.RunCommand;
-import org.edgelab.origin.cli.CommandLines;
+import org.edgelab.commandline.CommandLines;
 import org.edgelab.origin.cli.OriginCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

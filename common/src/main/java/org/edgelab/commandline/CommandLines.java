@@ -1,4 +1,4 @@
-package org.edgelab.origin.cli;
+package org.edgelab.commandline;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,7 +7,7 @@ import picocli.CommandLine;
 
 /**
  * How every EdgeLab command line is set up, whether it runs under {@code edgelab} or on its own
- * ({@code java -cp ... org.edgelab.origin.cli.OriginCommand}): a {@code --config FILE} among the
+ * ({@code java -cp ... org.edgelab.origin.cli.OriginCommand}, for example): a {@code --config FILE} among the
  * arguments supplies defaults for the options not given, enum values are case-insensitive, and a
  * failure prints {@code edgelab <command>: <message>} and exits 2 for bad input, 1 otherwise.
  * Stateless and thread-safe.

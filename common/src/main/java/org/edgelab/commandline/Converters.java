@@ -1,4 +1,4 @@
-package org.edgelab.origin.cli;
+package org.edgelab.commandline;
 
 import java.time.Duration;
 import org.edgelab.units.ByteSize;

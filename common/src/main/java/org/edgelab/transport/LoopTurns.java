@@ -1,4 +1,4 @@
-package org.edgelab.origin.transport;
+package org.edgelab.transport;
 
 import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.TimeUnit;

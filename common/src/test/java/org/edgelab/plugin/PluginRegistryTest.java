@@ -38,8 +38,8 @@ class PluginRegistryTest {
 
     @Test
     void loadsServiceLoaderPlugins() {
-        PluginRegistry<org.edgelab.storage.api.StorageEngine> r =
-                PluginRegistry.load("storage engine", org.edgelab.storage.api.StorageEngine.class);
-        assertThat(r.names()).contains("memory");
+        PluginRegistry<ExamplePlugin> r = PluginRegistry.load("example", ExamplePlugin.class);
+        assertThat(r.names()).containsExactly("first", "second");
+        assertThat(r.get("second")).isInstanceOf(ExamplePlugin.Second.class);
     }
 }

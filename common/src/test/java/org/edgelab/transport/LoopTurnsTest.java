@@ -1,20 +1,12 @@
-package org.edgelab.origin.transport;
+package org.edgelab.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.EventLoopGroup;
 import io.netty.util.ReferenceCountUtil;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -28,7 +20,7 @@ import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A writer that keeps re-queueing itself (the shape of a large body to a fast reader) must not keep
@@ -40,7 +32,7 @@ class LoopTurnsTest {
     /** Busy work of one writer turn, about what writing a 1-2 MiB chunk to a loopback socket costs. */
     private static final long TURN_NANOS = 200_000;
 
-    private MultiThreadIoEventLoopGroup group;
+    private EventLoopGroup group;
     private EventLoop loop;
     private Channel server;
     private final AtomicLong turns = new AtomicLong();
@@ -48,16 +40,11 @@ class LoopTurnsTest {
     private final CompletableFuture<Long> turnsAtRead = new CompletableFuture<>();
     private final CompletableFuture<Void> accepted = new CompletableFuture<>();
 
-    private void start(String transport) {
-        boolean epoll = transport.equals("epoll");
-        if (epoll) {
-            Assumptions.assumeTrue(Epoll.isAvailable(), "epoll is not available here");
-        }
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> serverClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        group = new MultiThreadIoEventLoopGroup(1, io);
-        loop = group.next();
-        server = new ServerBootstrap().group(group).channel(serverClass)
+    private void start(Transport transport) {
+        Assumptions.assumeTrue(transport.isAvailable(), transport.label() + " is not available here");
+        group = transport.newGroup(1, "loop-turns-test");
+        loop = (EventLoop) group.next();
+        server = transport.serverBootstrap(group)
                 .childHandler(new ChannelInboundHandlerAdapter() {
                     @Override
                     public void channelActive(ChannelHandlerContext ctx) {
@@ -84,8 +71,8 @@ class LoopTurnsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"epoll", "nio"})
-    void aWriterThatYieldsAfterNextIoLetsTheLoopReadWithinAFewTurns(String transport) throws Exception {
+    @EnumSource(Transport.class)
+    void aWriterThatYieldsAfterNextIoLetsTheLoopReadWithinAFewTurns(Transport transport) throws Exception {
         start(transport);
         long waited = turnsBeforeRead(LoopTurns::afterNextIo);
         assertThat(waited).as("writer turns before the loop read the byte").isLessThanOrEqualTo(1);
@@ -93,8 +80,8 @@ class LoopTurnsTest {
 
     /** The control: the Netty behaviour LoopTurns exists for. If this fails, Netty changed and LoopTurns may no longer be needed. */
     @ParameterizedTest
-    @ValueSource(strings = {"epoll", "nio"})
-    void aWriterThatReQueuesItselfWithExecuteStarvesTheLoopsReads(String transport) throws Exception {
+    @EnumSource(Transport.class)
+    void aWriterThatReQueuesItselfWithExecuteStarvesTheLoopsReads(Transport transport) throws Exception {
         start(transport);
         long waited = turnsBeforeRead((executor, task) -> executor.execute(task));
         // Netty looks at its 1 s deadline every 64 tasks, so at least 63 turns pass however slow this machine is.

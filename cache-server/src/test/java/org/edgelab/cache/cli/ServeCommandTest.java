@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.edgelab.origin.cli.CommandLines;
+import org.edgelab.commandline.CommandLines;
 import org.edgelab.origin.content.ContentVerifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
