@@ -40,9 +40,13 @@ public final class CommandLines {
      * {@code main} passes it to {@code System.exit}).
      */
     public static int execute(Object command, String... args) {
-        CommandLine cli;
+        return execute(new CommandLine(command), args);
+    }
+
+    /** Like {@link #execute(Object, String...)} for a command line already built (say, with a factory of its own). */
+    public static int execute(CommandLine cli, String... args) {
         try {
-            cli = configure(new CommandLine(command), args);
+            configure(cli, args);
         } catch (IllegalArgumentException e) {
             System.err.println("edgelab: " + e.getMessage());
             return 2;
