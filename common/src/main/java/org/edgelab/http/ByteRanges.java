@@ -1,4 +1,4 @@
-package org.edgelab.cache.http;
+package org.edgelab.http;
 
 import java.util.ArrayList;
 import java.util.Comparator;

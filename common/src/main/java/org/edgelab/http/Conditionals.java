@@ -1,79 +1,88 @@
-package org.edgelab.cache.http;
+package org.edgelab.http;
 
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
-import org.edgelab.storage.api.HeaderField;
-import org.edgelab.storage.api.ObjectMetadata;
 
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
- * Conditional requests against a stored response (RFC 9110 §13, RFC 9111 §4.3): answering a
- * client's preconditions from cache, validating with the origin, and folding the origin's 304
- * into the stored headers.
+ * Preconditions of a request against the selected representation's {@link Validators} (RFC 9110 §13),
+ * the same for an origin server and for a cache answering from a stored response.
  *
  * <p>{@link #evaluate} follows the order of RFC 9110 §13.2.2: If-Match (strong comparison, else
- * 412), If-Unmodified-Since when there is no If-Match (412 when the stored Last-Modified is later;
- * ignored without a Last-Modified or a valid date), If-None-Match (weak comparison, {@code *}
- * matches the stored response; a match gives 304 for GET/HEAD and 412 otherwise), and only when
- * If-None-Match is absent, If-Modified-Since (GET/HEAD only; ignored when invalid or repeated;
- * compared with Last-Modified, else Date, else the response time, RFC 9111 §4.3.2). Range and
- * If-Range are the caller's, through {@link #ifRangeMatches}. Stateless and thread-safe.
+ * 412), If-Unmodified-Since when there is no If-Match (412 when Last-Modified is later; ignored
+ * without a Last-Modified or a valid date), If-None-Match (weak comparison, {@code *} matches any
+ * representation; a match gives 304 for GET/HEAD and 412 otherwise), and only when If-None-Match is
+ * absent, If-Modified-Since (GET/HEAD only; ignored when invalid or repeated; compared with
+ * {@link Validators#modified()}). Entity-tag lists are read as {@link EntityTag} reads them. A server
+ * applies them only where its response would otherwise be 2xx (§13.2.1); that is the caller's check,
+ * as are Range and If-Range, through {@link #ifRangeMatches}. Stateless and thread-safe.
  */
 public final class Conditionals {
 
-    /** What to answer after evaluating a request's preconditions against a stored response. */
+    /** What to answer after evaluating a request's preconditions. */
     public enum Outcome {
-        /** Serve the stored response (or its ranges) normally. */
+        /** Serve the representation (or its ranges) normally. */
         SERVE,
-        /** Answer 304 Not Modified (with the stored validators and caching fields, no body). */
+        /** Answer 304 Not Modified (with the validators and caching fields, no body). */
         NOT_MODIFIED,
         /** Answer 412 Precondition Failed (an If-Match or If-Unmodified-Since failed). */
         PRECONDITION_FAILED
     }
 
-    /** Fields a 304 never updates in the stored response, beyond those {@link HopByHop#storedHeaders} drops. */
-    private static final Set<String> NOT_UPDATED = Set.of("content-encoding");
+    /**
+     * The validators of a selected representation that preconditions compare with (RFC 9110 §8.8).
+     * Immutable and thread-safe.
+     *
+     * @param etag         its ETag field value as sent (e.g. {@code "1f3a"} or {@code W/"1f3a"}), or null
+     * @param lastModified its Last-Modified in epoch milliseconds, or empty
+     * @param date         the Date of the response carrying it, or empty: for If-Range a Last-Modified is
+     *                     a strong validator only when at least one second before it (§8.8.2.2)
+     * @param modified     what If-Modified-Since compares with: an origin server's Last-Modified; a cache
+     *                     falls back to Date, then to the time it received the response (RFC 9111 §4.3.2);
+     *                     empty ignores If-Modified-Since
+     */
+    public record Validators(String etag, OptionalLong lastModified, OptionalLong date, OptionalLong modified) {
+
+        /** Checks that no component is null (the entity tag may be). */
+        public Validators {
+            if (lastModified == null || date == null || modified == null) {
+                throw new IllegalArgumentException("use OptionalLong.empty(), not null, for an absent date");
+            }
+        }
+
+        /** The validators an origin server sends: its entity tag, its Last-Modified, and the Date of the response. */
+        public static Validators of(String etag, long lastModifiedMillis, long dateMillis) {
+            return new Validators(etag, OptionalLong.of(lastModifiedMillis), OptionalLong.of(dateMillis),
+                    OptionalLong.of(lastModifiedMillis));
+        }
+    }
 
     private Conditionals() {
     }
 
-    /** Evaluates the preconditions of a GET request against the stored response. */
-    public static Outcome evaluate(HttpHeaders request, ObjectMetadata stored) {
-        return evaluate(HttpMethod.GET, request, stored);
+    /** Evaluates the preconditions of a GET request against the selected representation. */
+    public static Outcome evaluate(HttpHeaders request, Validators selected) {
+        return evaluate(HttpMethod.GET, request, selected);
     }
 
-    /**
-     * Evaluates the preconditions of a request with this method against the stored response;
-     * a stored status other than 2xx ignores them all (RFC 9110 §13.2.1) and gives SERVE.
-     */
-    public static Outcome evaluate(HttpMethod method, HttpHeaders request, ObjectMetadata stored) {
-        if (stored.status() / 100 != 2) {
-            return Outcome.SERVE;
-        }
-        Optional<EntityTag> storedTag = stored.etag().map(EntityTag::parse);
+    /** Evaluates the preconditions of a request with this method against the selected representation. */
+    public static Outcome evaluate(HttpMethod method, HttpHeaders request, Validators selected) {
+        EntityTag etag = EntityTag.parse(selected.etag());
         String ifMatch = joined(request, HttpHeaderNames.IF_MATCH);
         if (ifMatch != null) {
             List<EntityTag> tags = new ArrayList<>();
             boolean any = EntityTag.parseList(ifMatch, tags);
-            boolean matched = any || (storedTag.isPresent()
-                    && tags.stream().anyMatch(t -> t.strongMatch(storedTag.get())));
+            boolean matched = any || (etag != null && tags.stream().anyMatch(t -> t.strongMatch(etag)));
             if (!matched) {
                 return Outcome.PRECONDITION_FAILED;
             }
         } else {
             OptionalLong since = singleDate(request, HttpHeaderNames.IF_UNMODIFIED_SINCE);
-            OptionalLong lastModified = HttpDates.parseMillis(stored.lastModified().orElse(null));
+            OptionalLong lastModified = selected.lastModified();
             if (since.isPresent() && lastModified.isPresent() && lastModified.getAsLong() > since.getAsLong()) {
                 return Outcome.PRECONDITION_FAILED;
             }
@@ -83,8 +92,7 @@ public final class Conditionals {
         if (ifNoneMatch != null) {
             List<EntityTag> tags = new ArrayList<>();
             boolean any = EntityTag.parseList(ifNoneMatch, tags);
-            boolean matched = any || (storedTag.isPresent()
-                    && tags.stream().anyMatch(t -> t.weakMatch(storedTag.get())));
+            boolean matched = any || (etag != null && tags.stream().anyMatch(t -> t.weakMatch(etag)));
             if (!matched) {
                 return Outcome.SERVE;
             }
@@ -92,7 +100,8 @@ public final class Conditionals {
         }
         if (getOrHead) {
             OptionalLong since = singleDate(request, HttpHeaderNames.IF_MODIFIED_SINCE);
-            if (since.isPresent() && modificationTime(stored) <= since.getAsLong()) {
+            OptionalLong modified = selected.modified();
+            if (since.isPresent() && modified.isPresent() && modified.getAsLong() <= since.getAsLong()) {
                 return Outcome.NOT_MODIFIED;
             }
         }
@@ -100,115 +109,27 @@ public final class Conditionals {
     }
 
     /**
-     * True when an If-Range value lets a Range apply to the stored response (RFC 9110 §13.1.5): an
-     * entity tag must strongly match the stored ETag (weak tags never match); a date must equal the
-     * stored Last-Modified, and that must be a strong validator (at least one second before Date).
-     * A null If-Range (field absent) matches; an invalid one does not.
+     * True when an If-Range value lets a Range apply to the selected representation (RFC 9110 §13.1.5):
+     * an entity tag must strongly match its ETag (weak tags never match); a date must equal its
+     * Last-Modified, and that must be a strong validator (at least one second before Date). A null
+     * If-Range (field absent) matches; an invalid one does not.
      */
-    public static boolean ifRangeMatches(String ifRange, ObjectMetadata stored) {
+    public static boolean ifRangeMatches(String ifRange, Validators selected) {
         if (ifRange == null) {
             return true;
         }
         String value = ifRange.trim();
         if (value.startsWith("\"") || value.startsWith("W/") || value.startsWith("w/")) {
             EntityTag tag = EntityTag.parse(value);
-            EntityTag storedTag = stored.etag().map(EntityTag::parse).orElse(null);
-            return tag != null && storedTag != null && tag.strongMatch(storedTag);
+            EntityTag etag = EntityTag.parse(selected.etag());
+            return tag != null && etag != null && tag.strongMatch(etag);
         }
         OptionalLong date = HttpDates.parseMillis(value);
-        OptionalLong lastModified = HttpDates.parseMillis(stored.lastModified().orElse(null));
-        OptionalLong responseDate = HttpDates.parseMillis(stored.header("Date").orElse(null));
+        OptionalLong lastModified = selected.lastModified();
+        OptionalLong responseDate = selected.date();
         return date.isPresent() && lastModified.isPresent() && responseDate.isPresent()
                 && date.getAsLong() == lastModified.getAsLong()
                 && responseDate.getAsLong() - lastModified.getAsLong() >= 1000;
-    }
-
-    /**
-     * Returns the fields to add to the origin request that revalidates the stored response
-     * (RFC 9111 §4.3.1): If-None-Match with its ETag and If-Modified-Since with its Last-Modified,
-     * each when present; empty when it has no validator.
-     */
-    public static HttpHeaders revalidationHeaders(ObjectMetadata stored) {
-        HttpHeaders headers = new DefaultHttpHeaders();
-        stored.etag().ifPresent(etag -> headers.set(HttpHeaderNames.IF_NONE_MATCH, etag));
-        stored.lastModified().ifPresent(lm -> headers.set(HttpHeaderNames.IF_MODIFIED_SINCE, lm));
-        return headers;
-    }
-
-    /**
-     * True when the origin's 304 is about this stored response (RFC 9111 §4.3.4): its ETag, if any,
-     * matches the stored one (strongly when the 304's is strong, else weakly); else its Last-Modified,
-     * if any, equals the stored one; a 304 without validators answers our own conditional request
-     * and matches.
-     */
-    public static boolean notModifiedMatches(ObjectMetadata stored, HttpHeaders notModified) {
-        String etag = notModified.get(HttpHeaderNames.ETAG);
-        if (etag != null) {
-            EntityTag fresh = EntityTag.parse(etag);
-            EntityTag old = stored.etag().map(EntityTag::parse).orElse(null);
-            if (fresh == null || old == null) {
-                return false;
-            }
-            return fresh.weak() ? fresh.weakMatch(old) : fresh.strongMatch(old);
-        }
-        String lastModified = notModified.get(HttpHeaderNames.LAST_MODIFIED);
-        if (lastModified != null) {
-            OptionalLong fresh = HttpDates.parseMillis(lastModified);
-            OptionalLong old = HttpDates.parseMillis(stored.lastModified().orElse(null));
-            return fresh.isPresent() && old.isPresent() && fresh.getAsLong() == old.getAsLong();
-        }
-        return true;
-    }
-
-    /**
-     * Returns the stored headers updated from a 304 (RFC 9111 §3.2, §4.3.4): each field the 304 carries
-     * replaces all stored lines of that name (in place of the first), new fields are appended, except
-     * hop-by-hop fields, Content-Length, Content-Range, Content-Encoding and Set-Cookie. Because the
-     * stored times are refreshed together with the headers, a stored Age or Date the 304 does not
-     * repeat is dropped: they described the old response, and would otherwise age the refreshed one.
-     */
-    public static List<HeaderField> mergeNotModified(List<HeaderField> stored, HttpHeaders notModified) {
-        Map<String, List<HeaderField>> updates = new LinkedHashMap<>();
-        for (HeaderField field : HopByHop.storedHeaders(notModified)) {
-            String name = field.name().toLowerCase(Locale.ROOT);
-            if (!NOT_UPDATED.contains(name)) {
-                updates.computeIfAbsent(name, k -> new ArrayList<>()).add(field);
-            }
-        }
-        Set<String> dropped = new HashSet<>();
-        if (!notModified.contains(HttpHeaderNames.AGE)) {
-            dropped.add("age");
-        }
-        if (!notModified.contains(HttpHeaderNames.DATE)) {
-            dropped.add("date");
-        }
-        List<HeaderField> merged = new ArrayList<>(stored.size() + updates.size());
-        Set<String> written = new HashSet<>();
-        for (HeaderField field : stored) {
-            String name = field.name().toLowerCase(Locale.ROOT);
-            List<HeaderField> replacement = updates.get(name);
-            if (replacement != null) {
-                if (written.add(name)) {
-                    merged.addAll(replacement);
-                }
-            } else if (!dropped.contains(name)) {
-                merged.add(field);
-            }
-        }
-        updates.forEach((name, fields) -> {
-            if (!written.contains(name)) {
-                merged.addAll(fields);
-            }
-        });
-        return merged;
-    }
-
-    private static long modificationTime(ObjectMetadata stored) {
-        OptionalLong lastModified = HttpDates.parseMillis(stored.lastModified().orElse(null));
-        if (lastModified.isPresent()) {
-            return lastModified.getAsLong();
-        }
-        return HttpDates.parseMillis(stored.header("Date").orElse(null)).orElse(stored.responseTimeMillis());
     }
 
     /** All lines of a list-valued field joined with ", ", or null when absent. */

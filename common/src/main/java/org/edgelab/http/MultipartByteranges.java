@@ -1,6 +1,6 @@
-package org.edgelab.cache.http;
+package org.edgelab.http;
 
-import org.edgelab.cache.http.ByteRanges.ByteRange;
+import org.edgelab.http.ByteRanges.ByteRange;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

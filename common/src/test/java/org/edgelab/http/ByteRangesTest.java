@@ -1,4 +1,4 @@
-package org.edgelab.cache.http;
+package org.edgelab.http;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -6,11 +6,11 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.LongRange;
-import org.edgelab.cache.http.ByteRanges.ByteRange;
-import org.edgelab.cache.http.ByteRanges.None;
-import org.edgelab.cache.http.ByteRanges.RangeRequest;
-import org.edgelab.cache.http.ByteRanges.Satisfiable;
-import org.edgelab.cache.http.ByteRanges.Unsatisfiable;
+import org.edgelab.http.ByteRanges.ByteRange;
+import org.edgelab.http.ByteRanges.None;
+import org.edgelab.http.ByteRanges.RangeRequest;
+import org.edgelab.http.ByteRanges.Satisfiable;
+import org.edgelab.http.ByteRanges.Unsatisfiable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -185,5 +185,60 @@ class ByteRangesTest {
         }
         assertThat(sent).isEqualTo(wanted);
         assertThat(total).as("no byte twice").isEqualTo(sent.cardinality());
+    }
+
+    // The origin's copy (origin's server/ByteRanges, which this class replaced) was tested with the
+    // cases below, with a cap of 64 ranges. Where the copies differed this class follows RFC 9110,
+    // and the cases say so.
+
+    private static final int ORIGIN_MAX = 64;
+
+    private static List<ByteRange> originRanges(String header, long length) {
+        RangeRequest r = ByteRanges.parse(header, length, ORIGIN_MAX);
+        assertThat(r).as(header).isInstanceOf(Satisfiable.class);
+        return ((Satisfiable) r).ranges();
+    }
+
+    @Test
+    void everyRangeFormOfTheOrigin() {
+        assertThat(originRanges("bytes=0-0", 10)).containsExactly(r(0, 0));
+        assertThat(originRanges("bytes=3-", 10)).containsExactly(r(3, 9));
+        assertThat(originRanges("bytes=-4", 10)).containsExactly(r(6, 9));
+        assertThat(originRanges("bytes=-40", 10)).containsExactly(r(0, 9));
+        assertThat(originRanges("bytes=5-100", 10)).containsExactly(r(5, 9));
+        assertThat(originRanges("Bytes = 1-2 , 4-5,", 10)).containsExactly(r(1, 2), r(4, 5));
+        assertThat(originRanges("bytes=20-30, 0-1", 10)).containsExactly(r(0, 1));
+    }
+
+    @Test
+    void theOriginsUnsatisfiableAndMalformedCases() {
+        for (String header : new String[] {"bytes=10-", "bytes=-0"}) {
+            assertThat(ByteRanges.parse(header, 10, ORIGIN_MAX)).as(header).isEqualTo(new Unsatisfiable(10));
+        }
+        assertThat(ByteRanges.parse("bytes=0-", 0, ORIGIN_MAX)).isEqualTo(new Unsatisfiable(0));
+        for (String header : new String[] {"bytes=5-1", "bytes=x-1", "bytes=1", "bytes=", "pages=1-2", "bytes=1-2-3",
+                "bytes=--1", null}) {
+            assertThat(ByteRanges.parse(header, 10, ORIGIN_MAX)).as(String.valueOf(header)).isInstanceOf(None.class);
+        }
+        assertThat(ByteRanges.parse("bytes=" + "0-0,".repeat(ORIGIN_MAX + 1), 10, ORIGIN_MAX)).isInstanceOf(None.class);
+    }
+
+    /** The origin answered 416; RFC 9110 §14.1.2 makes a non-zero suffix the one satisfiable range of an empty representation. */
+    @Test
+    void aSuffixOfAnEmptyRepresentationIsNo416() {
+        assertThat(ByteRanges.parse("bytes=-5", 0, ORIGIN_MAX)).isInstanceOf(None.class);
+    }
+
+    /** The origin ignored it as malformed; RFC 9110 §14.1.2: first-pos is 1*DIGIT, so it is valid, and beyond the end. */
+    @Test
+    void aFirstPositionBeyondEveryLongIsUnsatisfiableNotMalformed() {
+        assertThat(ByteRanges.parse("bytes=99999999999999999999-", 10, ORIGIN_MAX)).isEqualTo(new Unsatisfiable(10));
+    }
+
+    /** The origin sent overlapping ranges as they came, each byte of the overlap twice; RFC 9110 §14.2 and §17.15 let a server coalesce them. */
+    @Test
+    void overlappingRangesTheOriginSentTwiceAreCoalesced() {
+        assertThat(originRanges("bytes=0-9, 50000-50099, -7, 99990-", 100_000))
+                .containsExactly(r(0, 9), r(50000, 50099), r(99990, 99999));
     }
 }

@@ -1,4 +1,4 @@
-package org.edgelab.cache.http;
+package org.edgelab.http;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,14 +38,37 @@ class EntityTagTest {
         assertThat(s1.strongMatch(s2)).isFalse();
     }
 
+    /**
+     * The cache's copy took the unquoted member {@code e} as a tag; the origin's skipped it. RFC 9110
+     * §8.8.3 says an entity tag is quoted, so lists now skip such members: see
+     * {@link #unquotedMembersOfAListAreNotEntityTags()}.
+     */
     @Test
     void listsStarsAndJunk() {
         List<EntityTag> tags = new ArrayList<>();
         assertThat(EntityTag.parseList("W/\"a\", \"b\" , ,\"c,d\" junk, e", tags)).isFalse();
         assertThat(tags).containsExactly(new EntityTag(true, "a"), new EntityTag(false, "b"),
-                new EntityTag(false, "c,d"), new EntityTag(false, "e"));
+                new EntityTag(false, "c,d"));
         List<EntityTag> none = new ArrayList<>();
         assertThat(EntityTag.parseList(" * ", none)).isTrue();
         assertThat(none).isEmpty();
+    }
+
+    @Test
+    void unquotedMembersOfAListAreNotEntityTags() {
+        // RFC 9110 §8.8.3: entity-tag = [ weak ] DQUOTE *etagc DQUOTE; If-None-Match = "*" / #entity-tag
+        List<EntityTag> tags = new ArrayList<>();
+        assertThat(EntityTag.parseList("\"abcd\", abc, W/xyz", tags)).isFalse();
+        assertThat(tags).containsExactly(new EntityTag(false, "abcd"));
+        List<EntityTag> unterminated = new ArrayList<>();
+        EntityTag.parseList("\"a\", \"b", unterminated);
+        assertThat(unterminated).containsExactly(new EntityTag(false, "a"));
+    }
+
+    @Test
+    void aSingleValueWithoutQuotesIsReadLeniently() {
+        assertThat(EntityTag.parse("W/abc")).isEqualTo(new EntityTag(true, "abc"));
+        assertThat(EntityTag.parse("\"abc")).isEqualTo(new EntityTag(false, "abc"));
+        assertThat(EntityTag.parse("*")).isNull();
     }
 }

@@ -1,4 +1,4 @@
-package org.edgelab.cache.http;
+package org.edgelab.http;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

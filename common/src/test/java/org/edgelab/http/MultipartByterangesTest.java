@@ -1,11 +1,11 @@
-package org.edgelab.cache.http;
+package org.edgelab.http;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
-import org.edgelab.cache.http.ByteRanges.ByteRange;
-import org.edgelab.cache.http.ByteRanges.Satisfiable;
+import org.edgelab.http.ByteRanges.ByteRange;
+import org.edgelab.http.ByteRanges.Satisfiable;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
