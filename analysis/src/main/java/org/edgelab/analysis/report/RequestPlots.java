@@ -71,8 +71,9 @@ final class RequestPlots {
                     plots.add(Plot.absent(plotId, title, "not drawn: the results have no 'server' or 'engine' column"));
                     continue;
                 }
+                // log y: the builds' tails differ by orders of magnitude, and a linear axis flattens all but the worst
                 SvgLinePlot svg = new SvgLinePlot(title, "percentile", name + " (ms, merged histograms of all repetitions)",
-                        SvgLinePlot.XScale.NINES, false);
+                        SvgLinePlot.XScale.NINES, true);
                 for (Table group : groups(sized.rows(), builds)) {
                     Histogram merged = merged(group, column);
                     if (merged == null || merged.getTotalCount() == 0) {

@@ -165,7 +165,7 @@ public final class SvgLinePlot {
             double y = TOP + plotH - plotH * (tick - y0) / ySpan;
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
                     + "<text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>%n",
-                    LEFT, LEFT + plotW, y, y, LEFT - 6, y + 4, MarkdownTable.number(logY ? Math.pow(10, tick) : tick)));
+                    LEFT, LEFT + plotW, y, y, LEFT - 6, y + 4, logY ? decade(tick) : MarkdownTable.number(tick)));
         }
         for (double tick : xTicks(x0, x0 + xSpan)) {
             double x = LEFT + plotW * (tick - x0) / xSpan;
@@ -196,7 +196,7 @@ public final class SvgLinePlot {
                 path.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
                 marks.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\""
                                 + " data-series=\"%s\" data-x=\"%s\" data-y=\"%s\"><title>%s: %s, %s</title></circle>",
-                        x, y, points.size() > 30 ? "2" : "3.5", colour, escape(name), p[0], p[1], escape(name), xValueLabel(p[0]),
+                        x, y, points.size() > 20 ? "2.5" : "3.5", colour, escape(name), p[0], p[1], escape(name), xValueLabel(p[0]),
                         MarkdownTable.number(p[1])));
             }
             svg.append(String.format(Locale.ROOT, "<polyline class=\"series\" data-series=\"%s\" points=\"%s\" fill=\"none\""
@@ -244,6 +244,11 @@ public final class SvgLinePlot {
 
     private String xValueLabel(double x) {
         return xScale == XScale.NINES ? "p" + percentile(x) : xBytes ? HumanUnits.size(Math.round(x)) : MarkdownTable.number(x);
+    }
+
+    /** 10^exponent written out: {@code 0.01}, {@code 1}, {@code 1000}. */
+    private static String decade(double exponent) {
+        return java.math.BigDecimal.ONE.scaleByPowerOfTen((int) Math.round(exponent)).stripTrailingZeros().toPlainString();
     }
 
     /** A percentile as {@code 99.9 %}: as many decimals as it has nines. */
