@@ -1,7 +1,6 @@
 package org.edgelab.loadgen.client;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,8 +11,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
@@ -73,16 +70,9 @@ public final class LoadEngine {
                 metrics.add(new LoopMetrics());
                 connections.add(new ArrayList<>());
             }
-            Bootstrap template = new Bootstrap()
-                    .group(group)
-                    .channel(Transports.channelClass())
-                    .remoteAddress(phase.address())
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.SO_KEEPALIVE, true)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, phase.timeout().toMillis()))
-                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, ReceiveBuffers.forBulkBodies());
-            byte[] host = phase.hostHeader().getBytes(StandardCharsets.US_ASCII);
+            Bootstrap template = HttpConnection.bootstrap(group, phase.address(), phase.timeout());
+            HttpConnection.Settings settings = new HttpConnection.Settings(phase.hostHeader(), phase.timeout().toNanos(),
+                    phase.lateThreshold().toNanos(), phase.verify(), phase.link());
 
             CpuClock cpu = new CpuClock(threadIds);
             long cpuStart = CpuClock.processCpuNanos();
@@ -94,7 +84,7 @@ public final class LoadEngine {
             Workload workload = phase.workload().renewed();
             long ticketLimit = Math.min(phase.requestBound() <= 0 ? Long.MAX_VALUE : phase.requestBound(), workload.size());
             RunControl control = new RunControl(phase.connections(), ticketLimit, phase.schedule(), start,
-                    phase.duration().toNanos(), phase.timeout().toNanos(), phase.lateThreshold().toNanos(), phase.verify());
+                    phase.duration().toNanos());
             LatencyLog latency = new LatencyLog(metrics, startMillis, true);
             long interval = phase.reportInterval().toNanos();
             ScheduledFuture<?> flips = reporter.scheduleAtFixedRate(latency::flip, interval, interval, TimeUnit.NANOSECONDS);
@@ -117,8 +107,8 @@ public final class LoadEngine {
             }
             for (int c = 0; c < phase.connections(); c++) {
                 int l = c % loops.size();
-                fresh.get(l).add(new HttpConnection(control, metrics.get(l), loops.get(l), template,
-                        workload.newGenerator(phase.seed() * 1_000_003L + c), host, phase.link()));
+                RunDriver driver = new RunDriver(control, workload.newGenerator(phase.seed() * 1_000_003L + c));
+                fresh.get(l).add(new HttpConnection(driver, metrics.get(l), loops.get(l), template, settings));
             }
             List<io.netty.util.concurrent.Future<?>> started = new ArrayList<>();
             for (int i = 0; i < loops.size(); i++) {
