@@ -8,6 +8,12 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.edgelab.cache.cli.ServeCommand;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -61,5 +67,32 @@ class EdgeLabCliTest {
         Files.writeString(config, "memory=10 MX\n");
         assertThat(run("serve", "--config", config.toString(), "--port", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown unit 'MX'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lmdb", "raw-log", "raw-files", "tiered"})
+    void aDiskEngineWithoutADirectoryKeepsItsDataUnderTheDataDir(String engine, @TempDir Path dir) throws Exception {
+        Path dataDir = dir.resolve("data");
+        String[] args = {"serve", "--port", "0", "--engine", engine, "--data-dir", dataDir.toString()};
+        CommandLine cli = EdgeLab.newCommandLine(args);
+        cli.setOut(new PrintWriter(out, true));
+        CommandLine.ParseResult parsed = cli.parseArgs(args);
+        ServeCommand serve = parsed.subcommand().commandSpec().commandLine().getCommand();
+        try (ServeCommand.Running running = serve.start()) {
+            assertThat(out.toString()).contains("data directory " + dataDir.resolve(engine).toAbsolutePath());
+            HttpClient client = HttpClient.newHttpClient();
+            HttpRequest get = HttpRequest.newBuilder(running.baseUri().resolve("/objects/64KiB/data-dir")).build();
+            assertThat(client.send(get, HttpResponse.BodyHandlers.discarding()).headers().firstValue("X-Cache")).hasValue("MISS");
+            assertThat(client.send(get, HttpResponse.BodyHandlers.discarding()).headers().firstValue("X-Cache")).hasValue("HIT");
+        }
+        try (var files = Files.walk(dataDir.resolve(engine))) {
+            assertThat(files.filter(Files::isRegularFile).count()).isPositive();
+        }
+    }
+
+    @Test
+    void theDataDirDefaultsToAFolderUnderTheCurrentOne() {
+        CommandLine serve = EdgeLab.newCommandLine("serve").getSubcommands().get("serve");
+        assertThat(serve.getCommandSpec().findOption("--data-dir").defaultValue()).isEqualTo("edgelab-data");
     }
 }

@@ -52,7 +52,9 @@ public final class OriginServer implements AutoCloseable {
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         OriginCounters counters = new OriginCounters();
         OriginChannelInitializer initializer = new OriginChannelInitializer(config, counters);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(), ioHandlers);
+        // one event loop per core by default, as the cache server has (Netty's own default is two per core)
+        int loops = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, ioHandlers);
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
