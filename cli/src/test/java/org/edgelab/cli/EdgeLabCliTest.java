@@ -95,4 +95,22 @@ class EdgeLabCliTest {
         CommandLine serve = EdgeLab.newCommandLine("serve").getSubcommands().get("serve");
         assertThat(serve.getCommandSpec().findOption("--data-dir").defaultValue()).isEqualTo("edgelab-data");
     }
+
+    @Test
+    void loadTakesWrksBareSecondsHeadersAndRatesWithUnits() {
+        CommandLine.ParseResult load = EdgeLab.newCommandLine().parseArgs("load", "http://127.0.0.1:1/x", "-d", "30",
+                "--timeout", "1.5", "-H", "X-A: 1", "--header", "X-B: 2", "--link", "1Gbit/s", "--bitrate", "560Mbit/s")
+                .subcommand();
+        assertThat(load.matchedOptionValue("-d", java.time.Duration.ZERO)).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(load.matchedOptionValue("--timeout", java.time.Duration.ZERO)).isEqualTo(java.time.Duration.ofMillis(1500));
+        assertThat(load.matchedOptionValue("-H", java.util.List.of())).isEqualTo(java.util.List.of("X-A: 1", "X-B: 2"));
+        assertThat(load.matchedOptionValue("--link", org.edgelab.units.DataRate.ZERO).bitsPerSecond()).isEqualTo(1_000_000_000L);
+        assertThat(load.matchedOptionValue("--bitrate", org.edgelab.units.DataRate.ZERO).wholeBytesPerSecond()).isEqualTo(70_000_000L);
+    }
+
+    @Test
+    void aRateWithoutAUnitIsRefusedNamingTheForms() {
+        assertThat(run("load", "http://127.0.0.1:1/x", "--link", "1000")).isEqualTo(2);
+        assertThat(err.toString()).contains("'1000' has no unit", "Gbit/s", "MB/s");
+    }
 }

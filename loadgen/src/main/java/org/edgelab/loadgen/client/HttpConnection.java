@@ -3,6 +3,7 @@ package org.edgelab.loadgen.client;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.Bootstrap;
@@ -10,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -39,12 +41,18 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
      * What every connection of one load shares.
      *
      * @param hostHeader   the Host header's value
+     * @param headers      further request headers, "Name: value" each
      * @param timeoutNanos a response not complete this long after its send is a timeout
      * @param lateNanos    a request sent later than this after its due time is a late start
      * @param verify       verify synthetic bodies byte by byte
      * @param link         the link emulated on each connection ({@link LinkEmulation#NONE} for none)
      */
-    public record Settings(String hostHeader, long timeoutNanos, long lateNanos, boolean verify, LinkEmulation link) {
+    public record Settings(String hostHeader, List<String> headers, long timeoutNanos, long lateNanos, boolean verify,
+                           LinkEmulation link) {
+        /** Copies the header list. */
+        public Settings {
+            headers = List.copyOf(headers);
+        }
     }
 
     private final FetchDriver driver;
@@ -52,6 +60,8 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     private final EventLoop loop;
     private final Bootstrap bootstrap;
     private final byte[] hostHeader;
+    private final byte[] headerLines;
+    private final ChannelFutureListener writeDone = this::written;
     private final long timeoutNanos;
     private final long lateNanos;
     private final boolean verify;
@@ -66,6 +76,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     private boolean held;
     private boolean awaitingFirstByte;
     private boolean headersSeen;
+    private boolean writeFailed;
     private long token;
     private long dueNanos;
     private long sentNanos;
@@ -77,6 +88,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         this.metrics = metrics;
         this.loop = loop;
         this.hostHeader = settings.hostHeader().getBytes(StandardCharsets.US_ASCII);
+        this.headerLines = RequestEncoder.headerLines(settings.headers());
         this.timeoutNanos = settings.timeoutNanos();
         this.lateNanos = settings.lateNanos();
         this.verify = settings.verify();
@@ -226,9 +238,17 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         inFlight = true;
         awaitingFirstByte = true;
         headersSeen = false;
+        writeFailed = false;
         metrics.sent++;
         parser.expectResponse();
-        ch.writeAndFlush(RequestEncoder.encode(ch.alloc(), slot, hostHeader), ch.voidPromise());
+        ch.writeAndFlush(RequestEncoder.encode(ch.alloc(), slot, hostHeader, headerLines)).addListener(writeDone);
+    }
+
+    private void written(ChannelFuture f) {
+        if (!f.isSuccess()) {
+            writeFailed = true; // the transport closes the channel; channelInactive counts the request
+            f.channel().close();
+        }
     }
 
     @Override
@@ -310,7 +330,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
             if (driver.stopping()) {
                 metrics.unfinished++;
             } else {
-                ErrorClass error = headersSeen ? ErrorClass.TRUNCATED : ErrorClass.CLOSED;
+                ErrorClass error = headersSeen ? ErrorClass.TRUNCATED : writeFailed ? ErrorClass.WRITE : ErrorClass.CLOSED;
                 metrics.error(error);
                 driver.fetched(token, error, sentNanos, System.nanoTime(), check.bodyReceived());
             }

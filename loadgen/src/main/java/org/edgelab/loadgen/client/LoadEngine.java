@@ -38,7 +38,7 @@ public final class LoadEngine {
     }
 
     /** Settings of one phase. */
-    public record Phase(InetSocketAddress address, String hostHeader, int connections, int threads,
+    public record Phase(InetSocketAddress address, String hostHeader, List<String> headers, int connections, int threads,
                         Duration duration, long requestBound, Duration timeout, Schedule schedule,
                         Workload workload, LinkEmulation link, boolean verify, long seed,
                         Duration reportInterval, Duration lateThreshold) {
@@ -71,7 +71,7 @@ public final class LoadEngine {
                 connections.add(new ArrayList<>());
             }
             Bootstrap template = HttpConnection.bootstrap(group, phase.address(), phase.timeout());
-            HttpConnection.Settings settings = new HttpConnection.Settings(phase.hostHeader(), phase.timeout().toNanos(),
+            HttpConnection.Settings settings = new HttpConnection.Settings(phase.hostHeader(), phase.headers(), phase.timeout().toNanos(),
                     phase.lateThreshold().toNanos(), phase.verify(), phase.link());
 
             CpuClock cpu = new CpuClock(threadIds);

@@ -45,7 +45,7 @@ final class VideoEngine implements AutoCloseable {
         InetSocketAddress address = new InetSocketAddress(config.url().getHost(), port);
         String host = config.url().getHost() + (config.url().getPort() < 0 ? "" : ":" + port);
         // frames are never dated: the late-start threshold does not apply
-        this.settings = new HttpConnection.Settings(host, config.timeout().toNanos(), 0, config.verify(), config.link());
+        this.settings = new HttpConnection.Settings(host, java.util.List.of(), config.timeout().toNanos(), 0, config.verify(), config.link());
         String p = config.url().getRawPath() == null ? "" : config.url().getRawPath();
         this.pathPrefix = p.replaceAll("/+$", "");
         this.group = Transports.newGroup(config.threads(), "loadgen-video");

@@ -83,7 +83,7 @@ class HttpConnectionTest {
                 driver.goal = 2;
                 HttpConnection c = new HttpConnection(driver, metrics, loop,
                         HttpConnection.bootstrap(group, new InetSocketAddress("127.0.0.1", server.port()), Duration.ofSeconds(2)),
-                        new HttpConnection.Settings("127.0.0.1", TimeUnit.MILLISECONDS.toNanos(300), 0, true, LinkEmulation.NONE));
+                        new HttpConnection.Settings("127.0.0.1", List.of(), TimeUnit.MILLISECONDS.toNanos(300), 0, true, LinkEmulation.NONE));
                 ScheduledFuture<?> sweeper = loop.scheduleAtFixedRate(() -> c.checkTimeout(System.nanoTime()), 20, 20,
                         TimeUnit.MILLISECONDS);
                 c.start();
