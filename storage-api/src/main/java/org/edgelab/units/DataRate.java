@@ -76,7 +76,7 @@ public record DataRate(long bitsPerSecond) {
         } else if (unit.endsWith("bps") && !perSecond) {
             bits = value * prefix(unit.substring(0, unit.length() - 3), text);
         } else if (!perSecond) {
-            bits = 8.0 * olderForm(number + unit, text);
+            bits = 8.0 * olderForm(number, unit, text);
         } else if (unit.endsWith("B")) {
             bits = 8 * value * prefix(unit.substring(0, unit.length() - 1), text);
         } else if (lower.endsWith("b")) {
@@ -96,11 +96,14 @@ public record DataRate(long bitsPerSecond) {
     }
 
     /** A byte size meaning bytes per second (the form older descriptors and flags use). */
-    private static long olderForm(String size, String text) {
+    private static long olderForm(String number, String unit, String text) {
         try {
-            return ByteSize.parse(size);
+            return ByteSize.parse(number + unit);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a data rate; expected " + ACCEPTED, e);
+            if (e.getMessage().contains("unknown unit")) {
+                throw new IllegalArgumentException("'" + text + "' has an unknown unit '" + unit + "'; expected " + ACCEPTED, e);
+            }
+            throw new IllegalArgumentException("'" + text + "' is not a data rate: " + e.getMessage(), e);
         }
     }
 
