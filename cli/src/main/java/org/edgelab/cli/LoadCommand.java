@@ -97,10 +97,10 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--trace-timed", description = "Send trace requests at their timestamps (open loop) instead of back to back.")
     private boolean traceTimed;
 
-    @Option(names = "--link", paramLabel = "RATE", converter = Converters.Rate.class, description = "Emulated link per connection, e.g. 1Gbit/s or 10gbit (user space).")
+    @Option(names = "--link", paramLabel = "RATE", converter = Converters.Rate.class, description = "Emulated link shared by every connection, a rate cap each way, e.g. 1Gbit/s or 10gbit (user space).")
     private DataRate link;
 
-    @Option(names = "--link-latency", defaultValue = "0ms", converter = Converters.Time.class, description = "Emulated one-way latency per connection, e.g. 40ms.")
+    @Option(names = "--link-latency", defaultValue = "0ms", converter = Converters.Time.class, description = "Emulated one-way latency of the link, e.g. 40ms.")
     private Duration linkLatency;
 
     @Option(names = "--no-verify", description = "Do not verify synthetic bodies byte by byte.")

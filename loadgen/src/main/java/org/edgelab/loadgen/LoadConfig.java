@@ -119,7 +119,7 @@ public final class LoadConfig {
         return workload;
     }
 
-    /** Link emulation per connection. */
+    /** The link every connection of the load shares. */
     public LinkEmulation link() {
         return link;
     }
@@ -325,7 +325,7 @@ public final class LoadConfig {
             return this;
         }
 
-        /** Per-connection link emulation. */
+        /** The link every connection of the load shares (one rate cap per direction, a one-way delay). */
         public Builder link(LinkEmulation link) {
             this.link = Objects.requireNonNull(link, "link");
             return this;

@@ -16,10 +16,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import org.edgelab.loadgen.LinkEmulation;
+import org.edgelab.loadgen.link.Link;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.RequestSlot;
@@ -45,10 +44,10 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
      * @param timeoutNanos a response not complete this long after its send is a timeout
      * @param lateNanos    a request sent later than this after its due time is a late start
      * @param verify       verify synthetic bodies byte by byte
-     * @param link         the link emulated on each connection ({@link LinkEmulation#NONE} for none)
+     * @param link         the link every connection of the load crosses
      */
     public record Settings(String hostHeader, List<String> headers, long timeoutNanos, long lateNanos, boolean verify,
-                           LinkEmulation link) {
+                           Link link) {
         /** Copies the header list. */
         public Settings {
             headers = List.copyOf(headers);
@@ -92,15 +91,12 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         this.timeoutNanos = settings.timeoutNanos();
         this.lateNanos = settings.lateNanos();
         this.verify = settings.verify();
-        LinkEmulation link = settings.link();
+        Link link = settings.link();
         this.bootstrap = template.clone(loop).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                ChannelPipeline p = ch.pipeline();
-                if (!link.isNone()) {
-                    p.addLast("link", new LinkEmulator(link));
-                }
-                p.addLast("connection", HttpConnection.this);
+                link.attach(ch);
+                ch.pipeline().addLast("connection", HttpConnection.this);
             }
         });
     }
@@ -245,7 +241,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     }
 
     private void written(ChannelFuture f) {
-        if (!f.isSuccess()) {
+        if (!f.isSuccess() && f.channel() == channel) {
             writeFailed = true; // the transport closes the channel; channelInactive counts the request
             f.channel().close();
         }

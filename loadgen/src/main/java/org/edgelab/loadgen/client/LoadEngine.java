@@ -20,6 +20,9 @@ import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.CpuClock;
 import org.edgelab.loadgen.measure.LatencyLog;
+import org.edgelab.loadgen.link.Link;
+import org.edgelab.loadgen.link.LinkEmulators;
+import org.edgelab.loadgen.link.LinkReport;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.Workload;
 
@@ -34,7 +37,7 @@ public final class LoadEngine {
     /** What one phase measured. */
     public record Outcome(Counters counters, LatencyLog latency, Histogram serviceTime, Histogram ttfbHit,
                           Histogram ttfbMiss, long elapsedNanos, long processCpuNanos, long loopCpuNanos,
-                          boolean finishedBeforeDeadline, String transport) {
+                          boolean finishedBeforeDeadline, String transport, LinkReport link) {
     }
 
     /** Settings of one phase. */
@@ -49,6 +52,7 @@ public final class LoadEngine {
 
     /** Runs {@code phase} to its end; throws InterruptedException if the caller is interrupted. */
     public static Outcome run(Phase phase) throws InterruptedException {
+        Link link = LinkEmulators.open(phase.link());
         EventLoopGroup group = Transports.newGroup(phase.threads(), "loadgen");
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "loadgen-reporter");
@@ -72,7 +76,7 @@ public final class LoadEngine {
             }
             Bootstrap template = HttpConnection.bootstrap(group, phase.address(), phase.timeout());
             HttpConnection.Settings settings = new HttpConnection.Settings(phase.hostHeader(), phase.headers(), phase.timeout().toNanos(),
-                    phase.lateThreshold().toNanos(), phase.verify(), phase.link());
+                    phase.lateThreshold().toNanos(), phase.verify(), link);
 
             CpuClock cpu = new CpuClock(threadIds);
             long cpuStart = CpuClock.processCpuNanos();
@@ -124,6 +128,8 @@ public final class LoadEngine {
             }
             boolean finished = control.awaitFinished(start + phase.duration().toNanos() - System.nanoTime());
             long elapsed = System.nanoTime() - start;
+            LinkReport carried = new LinkReport(link.emulation(), phase.link().bitsPerSecond(), phase.link().oneWayLatency(),
+                    link.bytesDown(), link.bytesUp(), elapsed / 1e9);
             control.stop();
             for (int i = 0; i < loops.size(); i++) {
                 List<HttpConnection> mine = connections.get(i);
@@ -148,10 +154,11 @@ public final class LoadEngine {
             long processCpu = CpuClock.processCpuNanos() - cpuStart;
             latency.flip();
             return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, elapsed, processCpu, loopCpu, finished,
-                    Transports.name());
+                    Transports.name(), carried.emulated() ? carried : LinkReport.none(elapsed / 1e9));
         } finally {
             reporter.shutdownNow();
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            link.close();
         }
     }
 

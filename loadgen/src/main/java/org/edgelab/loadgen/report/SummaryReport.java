@@ -24,8 +24,8 @@ public final class SummaryReport {
         out.printf(Locale.ROOT, "  %d threads and %d connections (%s, %s)%n", c.threads(), c.connections(),
                 c.schedule() == null ? "closed loop" : "open loop: " + c.schedule().describe(), r.transport());
         out.printf(Locale.ROOT, "  workload: %s%n", c.workload().describe());
-        if (!c.link().isNone()) {
-            out.printf(Locale.ROOT, "  link: %s%n", c.link().describe());
+        if (r.link().emulated()) {
+            out.printf(Locale.ROOT, "  link: %s%n", r.link().describe());
         }
         Histogram ttlb = r.ttlb();
         Histogram ttfb = r.ttfb();

@@ -14,6 +14,8 @@ import io.netty.util.concurrent.EventExecutor;
 import org.HdrHistogram.Histogram;
 import org.edgelab.loadgen.client.HttpConnection;
 import org.edgelab.loadgen.client.Transports;
+import org.edgelab.loadgen.link.Link;
+import org.edgelab.loadgen.link.LinkEmulators;
 import org.edgelab.loadgen.measure.Counters;
 
 /**
@@ -31,6 +33,7 @@ final class VideoEngine implements AutoCloseable {
     private final List<ScheduledFuture<?>> sweepers = new ArrayList<>();
     private final Bootstrap template;
     private final HttpConnection.Settings settings;
+    private final Link link;
     private final String pathPrefix;
     private final Histogram[] recycledLatency;
     private final Histogram[] recycledLookAhead;
@@ -45,7 +48,8 @@ final class VideoEngine implements AutoCloseable {
         InetSocketAddress address = new InetSocketAddress(config.url().getHost(), port);
         String host = config.url().getHost() + (config.url().getPort() < 0 ? "" : ":" + port);
         // frames are never dated: the late-start threshold does not apply
-        this.settings = new HttpConnection.Settings(host, java.util.List.of(), config.timeout().toNanos(), 0, config.verify(), config.link());
+        this.link = LinkEmulators.open(config.link()); // one link shared by every stream
+        this.settings = new HttpConnection.Settings(host, java.util.List.of(), config.timeout().toNanos(), 0, config.verify(), link);
         String p = config.url().getRawPath() == null ? "" : config.url().getRawPath();
         this.pathPrefix = p.replaceAll("/+$", "");
         this.group = Transports.newGroup(config.threads(), "loadgen-video");
@@ -148,6 +152,7 @@ final class VideoEngine implements AutoCloseable {
         }
         sweepers.forEach(s -> s.cancel(false));
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        link.close();
     }
 
     private static <T> T await(io.netty.util.concurrent.Future<T> f) throws InterruptedException {

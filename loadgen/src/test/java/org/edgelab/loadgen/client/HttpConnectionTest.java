@@ -17,6 +17,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoopbackServer;
+import org.edgelab.loadgen.link.LinkEmulators;
 import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LoopMetrics;
@@ -83,7 +84,7 @@ class HttpConnectionTest {
                 driver.goal = 2;
                 HttpConnection c = new HttpConnection(driver, metrics, loop,
                         HttpConnection.bootstrap(group, new InetSocketAddress("127.0.0.1", server.port()), Duration.ofSeconds(2)),
-                        new HttpConnection.Settings("127.0.0.1", List.of(), TimeUnit.MILLISECONDS.toNanos(300), 0, true, LinkEmulation.NONE));
+                        new HttpConnection.Settings("127.0.0.1", List.of(), TimeUnit.MILLISECONDS.toNanos(300), 0, true, LinkEmulators.open(LinkEmulation.NONE)));
                 ScheduledFuture<?> sweeper = loop.scheduleAtFixedRate(() -> c.checkTimeout(System.nanoTime()), 20, 20,
                         TimeUnit.MILLISECONDS);
                 c.start();
