@@ -24,7 +24,10 @@ import org.edgelab.loadgen.LinkEmulation;
  *
  * <p>What it does not emulate: the delay is added above the sockets, so TCP's own round-trip time (window
  * growth, slow start) stays that of loopback; connection setup is not delayed; bytes still held when a
- * connection closes reach it at once. The kernel emulator, where available, has none of these limits.
+ * connection closes reach it at once; and each connection may read one receive buffer (up to 256 KiB) beyond
+ * the queue limit before it pauses, so with many connections the queue, and a first byte's wait in it, grows
+ * towards connections x 256 KiB (a deep router buffer, where TCP would keep the excess in the server's
+ * socket). The long-run rate stays the cap. The kernel emulator, where available, has none of these limits.
  *
  * <p>Thread-safety: the pacers are lock-free (one compare-and-set per read or write) and shared by every
  * event loop; each connection's handler is confined to its channel's loop.
