@@ -22,6 +22,7 @@ import org.edgelab.loadgen.link.Link;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.RequestSlot;
+import org.edgelab.transport.Transport;
 
 /**
  * One keep-alive HTTP/1.1 client connection, the only one loadgen has: asks its {@link FetchDriver} for
@@ -109,7 +110,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     public static Bootstrap bootstrap(EventLoopGroup group, InetSocketAddress address, Duration connectTimeout) {
         return new Bootstrap()
                 .group(group)
-                .channel(Transports.channelClass())
+                .channel(Transport.preferred().socketChannelClass())
                 .remoteAddress(address)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)

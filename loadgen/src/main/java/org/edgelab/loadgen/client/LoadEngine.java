@@ -25,6 +25,7 @@ import org.edgelab.loadgen.link.LinkEmulators;
 import org.edgelab.loadgen.link.LinkReport;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.transport.Transport;
 
 /**
  * Runs one phase of load: opens N connections over E event loops, lets them send until the request
@@ -53,7 +54,7 @@ public final class LoadEngine {
     /** Runs {@code phase} to its end; throws InterruptedException if the caller is interrupted. */
     public static Outcome run(Phase phase) throws InterruptedException {
         Link link = LinkEmulators.open(phase.link());
-        EventLoopGroup group = Transports.newGroup(phase.threads(), "loadgen");
+        EventLoopGroup group = Transport.preferred().newGroup(phase.threads(), "loadgen");
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "loadgen-reporter");
             t.setDaemon(true);
@@ -154,7 +155,7 @@ public final class LoadEngine {
             long processCpu = CpuClock.processCpuNanos() - cpuStart;
             latency.flip();
             return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, elapsed, processCpu, loopCpu, finished,
-                    Transports.name(), carried.emulated() ? carried : LinkReport.none(elapsed / 1e9));
+                    Transport.preferred().label(), carried.emulated() ? carried : LinkReport.none(elapsed / 1e9));
         } finally {
             reporter.shutdownNow();
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

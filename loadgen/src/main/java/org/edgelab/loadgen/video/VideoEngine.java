@@ -13,9 +13,9 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import org.HdrHistogram.Histogram;
 import org.edgelab.loadgen.client.HttpConnection;
-import org.edgelab.loadgen.client.Transports;
 import org.edgelab.loadgen.link.Link;
 import org.edgelab.loadgen.link.LinkEmulators;
+import org.edgelab.transport.Transport;
 import org.edgelab.loadgen.measure.Counters;
 
 /**
@@ -52,7 +52,7 @@ final class VideoEngine implements AutoCloseable {
         this.settings = new HttpConnection.Settings(host, java.util.List.of(), config.timeout().toNanos(), 0, config.verify(), link);
         String p = config.url().getRawPath() == null ? "" : config.url().getRawPath();
         this.pathPrefix = p.replaceAll("/+$", "");
-        this.group = Transports.newGroup(config.threads(), "loadgen-video");
+        this.group = Transport.preferred().newGroup(config.threads(), "loadgen-video");
         this.template = HttpConnection.bootstrap(group, address, config.timeout());
         for (EventExecutor e : group) {
             EventLoop loop = (EventLoop) e;

@@ -22,6 +22,7 @@ import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.RequestSlot;
+import org.edgelab.transport.Transport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,7 +76,7 @@ class HttpConnectionTest {
                 ctx.writeAndFlush(Unpooled.wrappedBuffer(OK));
             }
         })) {
-            EventLoopGroup group = Transports.newGroup(1, "test-connection");
+            EventLoopGroup group = Transport.preferred().newGroup(1, "test-connection");
             try {
                 EventLoop loop = group.next();
                 LoopMetrics metrics = new LoopMetrics();
