@@ -88,7 +88,7 @@ final class LmdbObjectWriter implements ObjectWriter {
         try {
             store.batcher().submit(new PutChunk(index, full));
         } catch (InterruptedIOException e) {
-            recycle(index, full);
+            recycleUnstored(index, full);
             abort();
             throw e;
         }
@@ -111,14 +111,11 @@ final class LmdbObjectWriter implements ObjectWriter {
 
     @Override
     public StoredObject follow() {
-        if (entry.status() == StoredEntry.Status.COMPLETE) {
-            if (!entry.tryPin()) {
-                throw new IllegalStateException("'" + entry.key + "' was committed and has since been replaced or removed");
-            }
-        } else {
-            entry.pinForFollower();
+        entry.markFollowed(); // before the check: an abort racing this keeps the buffers (see StoredEntry#abort)
+        if (state != State.OPEN || !entry.tryPin()) {
+            throw new IllegalStateException("the write of '" + entry.key + "' was already "
+                    + (entry.isComplete() ? "committed: look the object up instead" : "aborted"));
         }
-        entry.markFollowed();
         return new LmdbStoredObject(store, entry, initialMetadata);
     }
 
@@ -193,10 +190,10 @@ final class LmdbObjectWriter implements ObjectWriter {
         }
         state = State.ABORTED;
         if (current != null) {
-            recycle(entry.chunkCount(), current);
+            recycleUnstored(entry.chunkCount(), current);
             current = null;
         }
-        store.writeAborted(entry, reserved);
+        store.writeAborted(entry, reserved, charged);
         reserved = 0;
         charged = 0;
     }
@@ -206,8 +203,16 @@ final class LmdbObjectWriter implements ObjectWriter {
         abort();
     }
 
+    /** A chunk committed to LMDB: its buffer goes back to the pool unless a follower may hold it. */
     private void recycle(int index, ByteBuffer buffer) {
         if (entry.forgetUnflushed(index)) {
+            store.buffers().give(buffer);
+        }
+    }
+
+    /** A chunk that never reached LMDB: followers keep reading it from its buffer, else it is recycled. */
+    private void recycleUnstored(int index, ByteBuffer buffer) {
+        if (entry.dropUnflushed(index)) {
             store.buffers().give(buffer);
         }
     }
@@ -231,6 +236,8 @@ final class LmdbObjectWriter implements ObjectWriter {
     private final class PutChunk implements WriteBatcher.Op {
         private final int index;
         private final ByteBuffer data;
+        /** Whether the last apply put the chunk; writer thread of the store only. */
+        private boolean stored;
 
         PutChunk(int index, ByteBuffer data) {
             this.index = index;
@@ -249,19 +256,24 @@ final class LmdbObjectWriter implements ObjectWriter {
 
         @Override
         public void apply(Txn<ByteBuffer> txn, WriteBatcher.Tables tables) {
-            if (asyncFailure == null && entry.status() != StoredEntry.Status.ABORTED) {
+            stored = asyncFailure == null && !entry.progress.isAborted();
+            if (stored) {
                 tables.chunks.put(txn, tables.chunkKey(entry.id, index), data.duplicate());
             }
         }
 
         @Override
         public void committed() {
-            recycle(index, data);
+            if (stored) {
+                recycle(index, data);
+            } else {
+                recycleUnstored(index, data);
+            }
         }
 
         @Override
         public void failed(StorageException e) {
-            recycle(index, data);
+            recycleUnstored(index, data);
             if (asyncFailure == null) {
                 asyncFailure = e;
             }

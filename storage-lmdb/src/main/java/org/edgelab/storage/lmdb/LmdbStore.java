@@ -412,17 +412,12 @@ final class LmdbStore implements ObjectStore {
         }
     }
 
-    /** Copies bytes of {@code e} from {@code position} into {@code dst} in one short read transaction. */
-    int readChunks(StoredEntry e, long position, ByteBuffer dst) throws IOException {
+    /**
+     * Copies the {@code want} readable bytes of {@code e} at {@code position} into {@code dst} in
+     * one short read transaction (chunks of a write in progress come from its buffers).
+     */
+    int readChunks(StoredEntry e, long position, ByteBuffer dst, int want) throws IOException {
         long available = e.readableLength();
-        boolean complete = e.status() == StoredEntry.Status.COMPLETE;
-        if (position >= available) {
-            return complete ? -1 : 0;
-        }
-        int want = (int) Math.min(dst.remaining(), available - position);
-        if (want == 0) {
-            return 0;
-        }
         int copied = 0;
         ReadTxnPool.Slot slot = null;
         try {
@@ -438,7 +433,8 @@ final class LmdbStore implements ObjectStore {
                     }
                     v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
                     if (v == null) {
-                        if (e.status() == StoredEntry.Status.ABORTED) {
+                        if (!e.isComplete()) {
+                            // neither committed nor buffered: the batch holding it failed, the write is failing
                             throw new WriteAbortedException(e.key);
                         }
                         throw dropCorrupt(e, "chunk " + chunk + " is missing");
@@ -716,18 +712,16 @@ final class LmdbStore implements ObjectStore {
         batcher.submitDeferred(new Drop(e, false, true, null));
     }
 
-    /** A write was aborted: give back its budget and delete the chunks it queued. */
-    void writeAborted(StoredEntry e, long reserved) {
+    /**
+     * A write was aborted: gives back the budget it reserved beyond what it used, and releases the
+     * rest with its chunks once no follower reads them (chunks still queued are never written).
+     */
+    void writeAborted(StoredEntry e, long reserved, long charged) {
         e.abort();
-        used.addAndGet(-reserved);
+        used.addAndGet(charged - reserved);
+        e.addFootprint(charged);
         counters.writesAborted.increment();
-        Drop drop = new Drop(e, false, true, null);
-        try {
-            batcher.submit(drop);
-        } catch (IOException | IllegalStateException ex) {
-            // Interrupted or closing: chunks without a record are deleted at the next open anyway.
-            batcher.submitDeferred(drop);
-        }
+        e.markRemoved();
     }
 
     /** A write committed (on the writer thread): publish it, replacing any earlier object. */

@@ -4,13 +4,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32C;
-import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.FileSlice;
-import org.edgelab.storage.api.ObjectMetadata;
-import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.spi.AbstractStoredObject;
+import org.edgelab.storage.spi.WriteProgress;
 
 /**
  * A committed {@code raw-log} object opened for reading. Each extent is checked against its
@@ -18,7 +16,7 @@ import org.edgelab.storage.api.StoredObject;
  * offered as a {@link FileSlice}; a mismatch drops the object from the store and fails with
  * {@link CorruptObjectException}. Its segments stay pinned until {@link #close()}. Thread-safe.
  */
-final class LogReader implements StoredObject {
+final class LogReader extends AbstractStoredObject {
 
     private static final int VERIFY_BUFFER = 64 * 1024;
 
@@ -29,9 +27,9 @@ final class LogReader implements StoredObject {
     private final PinSet pins;
     private final long[] starts;
     private final boolean[] verified; // guarded by this
-    private volatile boolean closed;
 
     LogReader(RawLogStore store, CommitRecord record, long hash, long location, PinSet pins) {
+        super(WriteProgress.committed(record.key(), record.bodyLength()), record.metadata());
         this.store = store;
         this.record = record;
         this.hash = hash;
@@ -47,47 +45,15 @@ final class LogReader implements StoredObject {
     }
 
     @Override
-    public CacheKey key() {
-        return record.key();
-    }
-
-    @Override
-    public ObjectMetadata metadata() {
-        return record.metadata();
-    }
-
-    @Override
-    public long availableLength() {
-        return record.bodyLength();
-    }
-
-    @Override
-    public boolean isComplete() {
-        return true;
-    }
-
-    @Override
-    public CompletableFuture<Long> awaitLength(long minLength) {
-        return CompletableFuture.completedFuture(record.bodyLength());
-    }
-
-    @Override
-    public int read(long position, ByteBuffer dst) throws IOException {
-        requireOpen();
-        if (position < 0) {
-            throw new IllegalArgumentException("position must be >= 0, got " + position);
-        }
-        if (position >= record.bodyLength()) {
-            return -1;
-        }
+    protected int readAvailable(long position, ByteBuffer dst, int length) throws IOException {
         int total = 0;
         long pos = position;
-        while (dst.hasRemaining() && pos < record.bodyLength()) {
+        while (total < length) {
             int i = extentAt(pos);
             verify(i);
             Extent e = record.extents().get(i);
             long within = pos - starts[i];
-            int n = (int) Math.min(dst.remaining(), e.length() - within);
+            int n = (int) Math.min(length - total, e.length() - within);
             ByteBuffer part = dst.slice(dst.position(), n);
             store.read(e.slot(), part, e.offset() + within);
             if (part.hasRemaining()) {
@@ -102,16 +68,13 @@ final class LogReader implements StoredObject {
     }
 
     @Override
-    public Optional<FileSlice> fileSlice(long position, long maxLength) {
-        if (closed || position < 0 || position >= record.bodyLength() || maxLength <= 0) {
-            return Optional.empty();
-        }
+    protected Optional<FileSlice> fileSliceAvailable(long position, long length) {
         int i = extentAt(position);
         try {
             verify(i);
             Extent e = record.extents().get(i);
             long within = position - starts[i];
-            long n = Math.min(maxLength, e.length() - within);
+            long n = Math.min(length, e.length() - within);
             store.counters().bytesRead.add(n);
             return Optional.of(new FileSlice(store.channel(e.slot()), e.offset() + within, n));
         } catch (IOException e) {
@@ -153,17 +116,8 @@ final class LogReader implements StoredObject {
         return new CorruptObjectException(why + "; the object was dropped");
     }
 
-    private void requireOpen() {
-        if (closed) {
-            throw new IllegalStateException("this reference to '" + record.key() + "' is closed");
-        }
-    }
-
     @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            store.release(pins);
-        }
+    protected void release() {
+        store.release(pins);
     }
 }

@@ -4,14 +4,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32C;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageFullException;
 import org.edgelab.storage.api.StoredObject;
-import org.edgelab.storage.api.WriteAbortedException;
+import org.edgelab.storage.spi.WriteProgress;
 
 /**
  * A streaming write into a {@code raw-log} store, with a running CRC32C per extent; a commit
@@ -24,13 +23,8 @@ import org.edgelab.storage.api.WriteAbortedException;
  */
 final class LogWriter implements ObjectWriter {
 
-    private enum State { OPEN, COMMITTED, ABORTED }
-
     /** A piece of the body followers can read: file position and readable length. */
     record Piece(int slot, long fileOffset, long length) {
-    }
-
-    private record Waiter(long minLength, CompletableFuture<Long> future) {
     }
 
     private static final long FIRST_UNKNOWN_EXTENT = 64 * 1024;
@@ -41,22 +35,21 @@ final class LogWriter implements ObjectWriter {
     private final PinSet pins = new PinSet();
     private final CRC32C crc = new CRC32C();
     private final List<Extent> extents = new ArrayList<>(); // guarded by this
-    private final List<Waiter> waiters = new ArrayList<>(); // guarded by this
     private RawLogStore.Allocation current; // guarded by this for followers
     private long currentFilled; // guarded by this
     private volatile long written;
-    private volatile long readable; // bytes in the file, visible to followers
+    private final WriteProgress progress; // bytes in the file, visible to followers
     private long finishedBytes; // body bytes in finished extents; guarded by this
     private ByteBuffer stage; // direct I/O only: bytes of the current extent from stageOffset
     private long stageOffset; // file offset of stage[0], block-aligned
     private int followers; // guarded by this
-    private volatile State state = State.OPEN;
     private int holders = 1; // the writer and its open followers; guarded by this
 
     LogWriter(RawLogStore store, CacheKey key, ObjectMetadata initial) {
         this.store = store;
         this.key = key;
         this.initial = initial;
+        this.progress = WriteProgress.writing(key);
     }
 
     @Override
@@ -173,13 +166,7 @@ final class LogWriter implements ObjectWriter {
 
     /** Records that followers may read {@code upTo} bytes and wakes those waiting for them. */
     private void published(long upTo) {
-        List<Waiter> ready;
-        synchronized (this) {
-            readable = Math.max(readable, upTo);
-            ready = takeReady();
-        }
-        long now = readable;
-        ready.forEach(w -> w.future().complete(now));
+        progress.advance(upTo);
     }
 
     private synchronized void releaseStage() {
@@ -231,10 +218,7 @@ final class LogWriter implements ObjectWriter {
     @Override
     public StoredObject follow() {
         synchronized (this) {
-            if (state == State.ABORTED) {
-                return new FollowReader(this, true);
-            }
-            if (holders == 0) {
+            if (progress.state() != WriteProgress.State.WRITING || holders == 0) {
                 throw new IllegalStateException("the write of '" + key + "' has finished: look the object up instead");
             }
             holders++;
@@ -245,7 +229,7 @@ final class LogWriter implements ObjectWriter {
                 // the writer's next call fails the same way and aborts; the follower then sees the abort
             }
         }
-        return new FollowReader(this, false);
+        return new FollowReader(this);
     }
 
     @Override
@@ -271,15 +255,8 @@ final class LogWriter implements ObjectWriter {
             abort();
             throw e;
         }
-        List<Waiter> all;
-        synchronized (this) {
-            readable = written;
-            state = State.COMMITTED;
-            all = new ArrayList<>(waiters);
-            waiters.clear();
-        }
+        progress.commit(written);
         store.counters().writesCommitted.increment();
-        all.forEach(w -> w.future().complete(written));
         releaseHolder();
     }
 
@@ -290,46 +267,25 @@ final class LogWriter implements ObjectWriter {
 
     @Override
     public void abort() {
-        List<Waiter> all;
-        synchronized (this) {
-            if (state != State.OPEN) {
-                return;
-            }
-            state = State.ABORTED;
-            all = new ArrayList<>(waiters);
-            waiters.clear();
+        if (!progress.abort()) {
+            return;
         }
         store.counters().writesAborted.increment();
-        all.forEach(w -> w.future().completeExceptionally(new WriteAbortedException(key)));
         releaseStage();
         releaseHolder();
     }
 
     @Override
     public void close() {
-        if (state == State.OPEN) {
-            abort();
-        }
+        abort();
     }
 
     private void requireOpen() {
-        if (state != State.OPEN) {
+        if (progress.state() != WriteProgress.State.WRITING) {
             throw new IllegalStateException("the write of '" + key + "' was already "
-                    + (state == State.COMMITTED ? "committed" : "aborted"));
+                    + (progress.isCommitted() ? "committed" : "aborted"));
         }
         store.ensureOpen();
-    }
-
-    private List<Waiter> takeReady() {
-        List<Waiter> ready = new ArrayList<>();
-        waiters.removeIf(w -> {
-            if (w.minLength() <= readable) {
-                ready.add(w);
-                return true;
-            }
-            return false;
-        });
-        return ready;
     }
 
     // ---------------------------------------------------------------- for followers
@@ -339,8 +295,8 @@ final class LogWriter implements ObjectWriter {
     }
 
     /** Returns how many bytes have reached the file, which followers may read. */
-    long readable() {
-        return readable;
+    WriteProgress progress() {
+        return progress;
     }
 
     /** A follower closed. */
@@ -348,30 +304,8 @@ final class LogWriter implements ObjectWriter {
         followers--;
     }
 
-    boolean isCommitted() {
-        return state == State.COMMITTED;
-    }
-
-    boolean isAborted() {
-        return state == State.ABORTED;
-    }
-
     RawLogStore store() {
         return store;
-    }
-
-    CompletableFuture<Long> await(long minLength) {
-        synchronized (this) {
-            if (state == State.ABORTED) {
-                return CompletableFuture.failedFuture(new WriteAbortedException(key));
-            }
-            if (state == State.COMMITTED || readable >= minLength) {
-                return CompletableFuture.completedFuture(readable);
-            }
-            CompletableFuture<Long> f = new CompletableFuture<>();
-            waiters.add(new Waiter(minLength, f));
-            return f;
-        }
     }
 
     /** Returns the readable piece holding body byte {@code position}, or null if not written yet. */
