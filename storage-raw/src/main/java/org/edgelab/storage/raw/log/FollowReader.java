@@ -29,12 +29,12 @@ final class FollowReader extends AbstractStoredObject {
             }
             int n = (int) Math.min(length - total, piece.length());
             ByteBuffer part = dst.slice(dst.position(), n);
-            writer.store().read(piece.slot(), part, piece.fileOffset());
+            piece.segment().read(part, piece.fileOffset());
             dst.position(dst.position() + n);
             total += n;
             pos += n;
         }
-        writer.store().counters().bytesRead.add(total);
+        writer.counters().bytesRead.add(total);
         return total;
     }
 

@@ -1,6 +1,8 @@
 package org.edgelab.storage.raw.log;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntToLongFunction;
 
 /**
  * The in-memory index of {@code raw-log}: an open-addressed, linearly probed table keyed by
@@ -27,6 +29,8 @@ final class LogIndex {
     private long[] locations;
     private long[] extents;
     private int size;
+    /** The bytes the indexed objects occupy in the log. */
+    private long liveBytes;
 
     LogIndex(int initialCapacity) {
         allocate(Math.max(16, initialCapacity));
@@ -106,8 +110,22 @@ final class LogIndex {
         locations[pos] = location;
     }
 
+    /** Returns the bytes the indexed objects occupy in the log. */
+    long liveBytes() {
+        return liveBytes;
+    }
+
     /** Inserts or replaces; returns the replaced entry's extent word, or -1 if there was none. */
     long put(long hash, long location, long extent) {
+        long previous = insert(hash, location, extent);
+        if (previous >= 0) {
+            liveBytes -= storedBytes(previous);
+        }
+        liveBytes += storedBytes(extent);
+        return previous;
+    }
+
+    private long insert(long hash, long location, long extent) {
         if (size + 1 > hashes.length * MAX_LOAD) {
             grow();
         }
@@ -131,8 +149,73 @@ final class LogIndex {
         }
     }
 
+    /** Removes the entry for {@code hash}; returns whether there was one. */
+    boolean remove(long hash) {
+        int pos = find(hash);
+        if (pos < 0) {
+            return false;
+        }
+        removeAt(pos);
+        return true;
+    }
+
+    /** Removes the entry for {@code hash} if it still points at the record at {@code location}; returns whether it did. */
+    boolean removeIfAt(long hash, long location) {
+        int pos = find(hash);
+        if (pos < 0 || !sameRecord(locations[pos], location)) {
+            return false;
+        }
+        removeAt(pos);
+        return true;
+    }
+
+    /** Returns whether two location words name the same record (they may differ in their hit count). */
+    static boolean sameRecord(long a, long b) {
+        return (a >>> 3) == (b >>> 3);
+    }
+
+    /**
+     * Removes every entry whose bytes may lie in a segment of one of {@code sortedGenerations}:
+     * its commit record's generation ({@code generationOfSlot} of its slot) less its span reaches
+     * one of them. Counts each removal in {@code counter} and its bytes in {@code bytes} (if not
+     * null); returns how many were removed.
+     */
+    int removeTouching(long[] sortedGenerations, IntToLongFunction generationOfSlot, LongAdder counter, LongAdder bytes) {
+        if (sortedGenerations.length == 0) {
+            return 0;
+        }
+        LongList victims = new LongList();
+        forEach((hash, location, extent) -> {
+            long high = generationOfSlot.applyAsLong(slot(location));
+            if (touches(sortedGenerations, high - span(extent), high)) {
+                victims.add(hash);
+            }
+        });
+        for (int i = 0; i < victims.size(); i++) {
+            int pos = find(victims.get(i));
+            long stored = storedBytes(extents[pos]);
+            removeAt(pos);
+            counter.increment();
+            if (bytes != null) {
+                bytes.add(stored);
+            }
+        }
+        return victims.size();
+    }
+
+    /** Returns whether one of {@code sortedGenerations} lies in [{@code low}, {@code high}]. */
+    static boolean touches(long[] sortedGenerations, long low, long high) {
+        int i = Arrays.binarySearch(sortedGenerations, low);
+        if (i >= 0) {
+            return true;
+        }
+        int insertion = -i - 1;
+        return insertion < sortedGenerations.length && sortedGenerations[insertion] <= high;
+    }
+
     /** Removes the entry at table position {@code pos} (backward-shift deletion, no tombstones). */
     void removeAt(int pos) {
+        liveBytes -= storedBytes(extents[pos]);
         int cap = hashes.length;
         int hole = pos;
         int i = pos;
@@ -193,7 +276,7 @@ final class LogIndex {
         size = 0;
         for (int i = 0; i < oldHashes.length; i++) {
             if (oldHashes[i] != EMPTY) {
-                put(oldHashes[i], oldLocations[i], oldExtents[i]);
+                insert(oldHashes[i], oldLocations[i], oldExtents[i]);
             }
         }
     }

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.FileSlice;
+import org.edgelab.storage.api.StoreCounters;
 import org.edgelab.storage.spi.AbstractStoredObject;
 import org.edgelab.storage.spi.WriteProgress;
 
@@ -20,21 +22,25 @@ final class LogReader extends AbstractStoredObject {
 
     private static final int VERIFY_BUFFER = 64 * 1024;
 
-    private final RawLogStore store;
     private final CommitRecord record;
-    private final long hash;
-    private final long location;
+    private final Segment[] segments;
     private final PinSet pins;
+    private final StoreCounters counters;
+    private final Consumer<String> dropCorrupt;
     private final long[] starts;
     private final boolean[] verified; // guarded by this
 
-    LogReader(RawLogStore store, CommitRecord record, long hash, long location, PinSet pins) {
+    /**
+     * A reader of {@code record}, whose extents lie in {@code segments} (pinned in {@code pins});
+     * {@code dropCorrupt} drops the object from the store, given why, when its bytes fail verification.
+     */
+    LogReader(CommitRecord record, Segment[] segments, PinSet pins, StoreCounters counters, Consumer<String> dropCorrupt) {
         super(WriteProgress.committed(record.key(), record.bodyLength()), record.metadata());
-        this.store = store;
         this.record = record;
-        this.hash = hash;
-        this.location = location;
+        this.segments = segments;
         this.pins = pins;
+        this.counters = counters;
+        this.dropCorrupt = dropCorrupt;
         this.starts = new long[record.extents().size()];
         long at = 0;
         for (int i = 0; i < starts.length; i++) {
@@ -55,7 +61,7 @@ final class LogReader extends AbstractStoredObject {
             long within = pos - starts[i];
             int n = (int) Math.min(length - total, e.length() - within);
             ByteBuffer part = dst.slice(dst.position(), n);
-            store.read(e.slot(), part, e.offset() + within);
+            segments[i].read(part, e.offset() + within);
             if (part.hasRemaining()) {
                 throw corrupt("segment " + e.slot() + " ends inside '" + record.key() + "'");
             }
@@ -63,7 +69,7 @@ final class LogReader extends AbstractStoredObject {
             pos += n;
             total += n;
         }
-        store.counters().bytesRead.add(total);
+        counters.bytesRead.add(total);
         return total;
     }
 
@@ -75,8 +81,8 @@ final class LogReader extends AbstractStoredObject {
             Extent e = record.extents().get(i);
             long within = position - starts[i];
             long n = Math.min(length, e.length() - within);
-            store.counters().bytesRead.add(n);
-            return Optional.of(new FileSlice(store.channel(e.slot()), e.offset() + within, n));
+            counters.bytesRead.add(n);
+            return Optional.of(new FileSlice(segments[i].channel(), e.offset() + within, n));
         } catch (IOException e) {
             return Optional.empty(); // read() reports the failure to the caller
         }
@@ -96,7 +102,7 @@ final class LogReader extends AbstractStoredObject {
         ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(VERIFY_BUFFER, e.length()));
         for (long done = 0; done < e.length(); ) {
             buffer.clear().limit((int) Math.min(buffer.capacity(), e.length() - done));
-            store.read(e.slot(), buffer, e.offset() + done);
+            segments[i].read(buffer, e.offset() + done);
             if (buffer.hasRemaining()) {
                 throw corrupt("segment " + e.slot() + " ends inside '" + record.key() + "'");
             }
@@ -112,12 +118,12 @@ final class LogReader extends AbstractStoredObject {
     }
 
     private CorruptObjectException corrupt(String why) {
-        store.dropCorrupt(hash, location, why);
+        dropCorrupt.accept(why);
         return new CorruptObjectException(why + "; the object was dropped");
     }
 
     @Override
     protected void release() {
-        store.release(pins);
+        pins.release();
     }
 }

@@ -9,6 +9,7 @@ import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageFullException;
+import org.edgelab.storage.api.StoreCounters;
 import org.edgelab.storage.api.StoredObject;
 import org.edgelab.storage.spi.WriteProgress;
 
@@ -23,19 +24,39 @@ import org.edgelab.storage.spi.WriteProgress;
  */
 final class LogWriter implements ObjectWriter {
 
-    /** A piece of the body followers can read: file position and readable length. */
-    record Piece(int slot, long fileOffset, long length) {
+    /** What a writer needs of its store: room for extents, and the commit that makes an object visible. */
+    interface Appender {
+        /** Grants up to {@code want} payload bytes in the active segment, pinning it in {@code pins}. */
+        SegmentSlots.Allocation allocate(PinSet pins, long want) throws IOException;
+
+        /** Gives back the unused tail of an extent if nothing was appended after it. */
+        void trim(SegmentSlots.Allocation a, long used);
+
+        /** Appends the commit record and makes the object visible under its key. */
+        void commit(CommitRecord record, PinSet pins) throws IOException;
+    }
+
+    /** The bounds and sync mode a writer follows. */
+    record Limits(long maxObjectBytes, long maxExtentBytes, boolean syncOnCommit) {
+    }
+
+    /** A piece of the body followers can read: segment, file position and readable length. */
+    record Piece(Segment segment, long fileOffset, long length) {
     }
 
     private static final long FIRST_UNKNOWN_EXTENT = 64 * 1024;
 
-    private final RawLogStore store;
+    private final Appender log;
+    private final DirectIo direct;
+    private final StoreCounters counters;
+    private final Limits limits;
     private final CacheKey key;
     private final ObjectMetadata initial;
-    private final PinSet pins = new PinSet();
+    private final PinSet pins;
     private final CRC32C crc = new CRC32C();
     private final List<Extent> extents = new ArrayList<>(); // guarded by this
-    private RawLogStore.Allocation current; // guarded by this for followers
+    private final List<Segment> extentSegments = new ArrayList<>(); // the segment of each extent; guarded by this
+    private SegmentSlots.Allocation current; // guarded by this for followers
     private long currentFilled; // guarded by this
     private volatile long written;
     private final WriteProgress progress; // bytes in the file, visible to followers
@@ -45,8 +66,13 @@ final class LogWriter implements ObjectWriter {
     private int followers; // guarded by this
     private int holders = 1; // the writer and its open followers; guarded by this
 
-    LogWriter(RawLogStore store, CacheKey key, ObjectMetadata initial) {
-        this.store = store;
+    LogWriter(Appender log, PinSet pins, DirectIo direct, StoreCounters counters, Limits limits, CacheKey key,
+              ObjectMetadata initial) {
+        this.log = log;
+        this.pins = pins;
+        this.direct = direct;
+        this.counters = counters;
+        this.limits = limits;
         this.key = key;
         this.initial = initial;
         this.progress = WriteProgress.writing(key);
@@ -69,11 +95,11 @@ final class LogWriter implements ObjectWriter {
             while (chunk.hasRemaining()) {
                 if (current == null || currentFilled == current.capacity()) {
                     finishExtent();
-                    if (written + chunk.remaining() > store.maxObjectBytes()) {
+                    if (written + chunk.remaining() > limits.maxObjectBytes()) {
                         throw new StorageFullException("'" + key + "' grew past the largest object this raw-log holds ("
-                                + store.maxObjectBytes() + " bytes)");
+                                + limits.maxObjectBytes() + " bytes)");
                     }
-                    RawLogStore.Allocation a = store.allocateExtent(pins, nextExtentSize());
+                    SegmentSlots.Allocation a = log.allocate(pins, nextExtentSize());
                     synchronized (this) {
                         current = a;
                         currentFilled = 0;
@@ -82,8 +108,8 @@ final class LogWriter implements ObjectWriter {
                 int n = (int) Math.min(chunk.remaining(), current.capacity() - currentFilled);
                 ByteBuffer part = chunk.slice(chunk.position(), n);
                 crc.update(part.duplicate());
-                if (stage == null && !store.directIo()) {
-                    store.write(current.slot(), part, current.payloadOffset() + currentFilled);
+                if (stage == null && !direct.on()) {
+                    current.segment().write(part, current.payloadOffset() + currentFilled);
                 } else {
                     stageBytes(part);
                 }
@@ -92,7 +118,7 @@ final class LogWriter implements ObjectWriter {
                     currentFilled += n;
                     written += n;
                 }
-                if (store.directIo()) {
+                if (direct.on()) {
                     boolean followed;
                     synchronized (this) {
                         followed = followers > 0;
@@ -103,7 +129,7 @@ final class LogWriter implements ObjectWriter {
                 } else {
                     published(written);
                 }
-                store.counters().bytesWritten.add(n);
+                counters.bytesWritten.add(n);
             }
         } catch (IOException | RuntimeException e) {
             abort();
@@ -114,7 +140,7 @@ final class LogWriter implements ObjectWriter {
     /** Copies {@code part} into the stage, writing it out whenever it fills. */
     private synchronized void stageBytes(ByteBuffer part) throws IOException {
         if (stage == null) {
-            stage = store.borrowStage();
+            stage = direct.borrow();
             stageOffset = current.payloadOffset() + currentFilled;
         }
         while (part.hasRemaining()) {
@@ -135,7 +161,7 @@ final class LogWriter implements ObjectWriter {
         if (stage == null || stage.position() == 0) {
             return;
         }
-        int block = store.blockSize();
+        int block = direct.block();
         int data = stage.position();
         int whole = data / block * block;
         int length = padTail ? (data + block - 1) / block * block : whole;
@@ -148,7 +174,7 @@ final class LogWriter implements ObjectWriter {
             out.put((byte) 0);
         }
         out.position(0).limit(length);
-        store.writeDirect(current.slot(), out, stageOffset);
+        current.segment().writeDirect(out, stageOffset);
         long inFile = stageOffset + data - current.payloadOffset();
         int partial = data - whole;
         if (whole > 0) {
@@ -171,13 +197,13 @@ final class LogWriter implements ObjectWriter {
 
     private synchronized void releaseStage() {
         if (stage != null) {
-            store.returnStage(stage);
+            direct.giveBack(stage);
             stage = null;
         }
     }
 
     private long nextExtentSize() {
-        long max = store.maxExtentBytes();
+        long max = limits.maxExtentBytes();
         long known = initial.length();
         if (known != ObjectMetadata.UNKNOWN_LENGTH && known > written) {
             return Math.min(max, known - written);
@@ -193,7 +219,7 @@ final class LogWriter implements ObjectWriter {
         if (current == null) {
             return;
         }
-        RawLogStore.Allocation a = current;
+        SegmentSlots.Allocation a = current;
         long filled = currentFilled;
         synchronized (this) {
             if (stage != null) {
@@ -202,11 +228,13 @@ final class LogWriter implements ObjectWriter {
             }
         }
         if (filled < a.capacity()) {
-            store.trimExtent(a, filled);
+            log.trim(a, filled);
         }
         synchronized (this) {
             if (filled > 0) {
-                extents.add(new Extent(a.slot(), a.generation(), a.payloadOffset(), filled, (int) crc.getValue()));
+                extents.add(new Extent(a.segment().slot, a.generation(), a.payloadOffset(), filled,
+                        (int) crc.getValue()));
+                extentSegments.add(a.segment());
             }
             finishedBytes += filled;
             current = null;
@@ -247,16 +275,16 @@ final class LogWriter implements ObjectWriter {
             synchronized (this) {
                 body = List.copyOf(extents);
             }
-            store.commit(new CommitRecord(key, m, written, body), pins);
-            if (store.config().sync() == RawLogConfig.SyncMode.COMMIT) {
-                store.force(pins);
+            log.commit(new CommitRecord(key, m, written, body), pins);
+            if (limits.syncOnCommit()) {
+                pins.force();
             }
         } catch (IOException | RuntimeException e) {
             abort();
             throw e;
         }
         progress.commit(written);
-        store.counters().writesCommitted.increment();
+        counters.writesCommitted.increment();
         releaseHolder();
     }
 
@@ -270,7 +298,7 @@ final class LogWriter implements ObjectWriter {
         if (!progress.abort()) {
             return;
         }
-        store.counters().writesAborted.increment();
+        counters.writesAborted.increment();
         releaseStage();
         releaseHolder();
     }
@@ -285,7 +313,6 @@ final class LogWriter implements ObjectWriter {
             throw new IllegalStateException("the write of '" + key + "' was already "
                     + (progress.isCommitted() ? "committed" : "aborted"));
         }
-        store.ensureOpen();
     }
 
     // ---------------------------------------------------------------- for followers
@@ -304,21 +331,22 @@ final class LogWriter implements ObjectWriter {
         followers--;
     }
 
-    RawLogStore store() {
-        return store;
+    StoreCounters counters() {
+        return counters;
     }
 
     /** Returns the readable piece holding body byte {@code position}, or null if not written yet. */
     synchronized Piece locate(long position) {
         long start = 0;
-        for (Extent e : extents) {
+        for (int i = 0; i < extents.size(); i++) {
+            Extent e = extents.get(i);
             if (position < start + e.length()) {
-                return new Piece(e.slot(), e.offset() + (position - start), e.length() - (position - start));
+                return new Piece(extentSegments.get(i), e.offset() + (position - start), e.length() - (position - start));
             }
             start += e.length();
         }
         if (current != null && position < start + currentFilled) {
-            return new Piece(current.slot(), current.payloadOffset() + (position - start),
+            return new Piece(current.segment(), current.payloadOffset() + (position - start),
                     currentFilled - (position - start));
         }
         return null;
@@ -331,7 +359,7 @@ final class LogWriter implements ObjectWriter {
             last = --holders == 0;
         }
         if (last) {
-            store.release(pins);
+            pins.release();
         }
     }
 }
