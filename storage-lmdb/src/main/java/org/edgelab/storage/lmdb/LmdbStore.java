@@ -4,22 +4,15 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -42,13 +35,10 @@ import org.edgelab.storage.eviction.EvictionPolicies;
 import org.edgelab.storage.eviction.EvictionPolicy;
 import org.edgelab.units.ByteSize;
 import org.lmdbjava.ByteBufferProxy;
-import org.lmdbjava.Cursor;
-import org.lmdbjava.CursorIterable;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
 import org.lmdbjava.EnvFlags;
-import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.Stat;
 import org.lmdbjava.Txn;
@@ -63,8 +53,8 @@ import org.lmdbjava.Txn;
  * writes; readers never wait for it, and no read transaction outlives the call that opened it:
  * reads copy out of the map in short pooled transactions, and views lend chunks whose pages stay
  * put while the reader pins the body (see {@link #pinnedChunk}).
- * Persistence comes from LMDB's copy-on-write commits: at open, records that do not add up are
- * dropped and chunks without a committed record (a write cut short) are deleted.
+ * Persistence comes from LMDB's copy-on-write commits: at open, {@link LmdbRecovery} drops records
+ * that do not add up and deletes chunks without a committed record (a write cut short).
  * Thread-safe: any method may be called from any thread.
  */
 final class LmdbStore implements ObjectStore {
@@ -201,82 +191,14 @@ final class LmdbStore implements ObjectStore {
         }
     }
 
-    /** Rebuilds the index from the metadata database and deletes what a crash or damage left behind. */
+    /** Rebuilds the index from what {@link LmdbRecovery} found, evicting down to the budget. */
     private void recover() throws StorageException {
-        Map<Long, StoredEntry> byId = new HashMap<>();
-        List<byte[]> badRecords = new ArrayList<>();
-        List<long[]> orphanChunks = new ArrayList<>();
-        Map<Long, Integer> chunksSeen = new HashMap<>();
-        Set<StoredEntry> damaged = new LinkedHashSet<>();
-        long maxId = 0;
-        try (Txn<ByteBuffer> txn = env.txnRead()) {
-            try (CursorIterable<ByteBuffer> it = metaDb.iterate(txn)) {
-                for (CursorIterable.KeyVal<ByteBuffer> kv : it) {
-                    byte[] lmdbKey = bytes(kv.key());
-                    if (Layout.isEngineKey(lmdbKey)) {
-                        continue;
-                    }
-                    try {
-                        Layout.MetaRecord r = Layout.decodeMeta(kv.val(), false);
-                        byte[] keyBytes = r.fullKey().length > 0 ? r.fullKey() : lmdbKey;
-                        CacheKey key = new CacheKey(utf8(keyBytes));
-                        long fp = Layout.chunksFootprint(r.length(), r.chunkSize(), pageSize)
-                                + Layout.valueFootprint(lmdbKey.length, kv.val().remaining(), pageSize);
-                        StoredEntry e = StoredEntry.recovered(key, keyBytes, r.id(), r.chunkSize(), r.length(), fp,
-                                this::released);
-                        if (byId.putIfAbsent(r.id(), e) != null) {
-                            throw new CorruptObjectException("two records claim object id " + r.id());
-                        }
-                        maxId = Math.max(maxId, r.id());
-                    } catch (CorruptObjectException | IllegalArgumentException e) {
-                        LOG.log(Level.WARNING, "dropping a damaged metadata record: " + e.getMessage());
-                        badRecords.add(lmdbKey);
-                    }
-                }
-            }
-            try (CursorIterable<ByteBuffer> it = chunkDb.iterate(txn)) {
-                for (CursorIterable.KeyVal<ByteBuffer> kv : it) {
-                    ByteBuffer k = kv.key();
-                    if (k.remaining() != Layout.CHUNK_KEY_BYTES) {
-                        throw new CorruptObjectException("the chunk database holds a key of " + k.remaining() + " bytes");
-                    }
-                    long id = k.getLong(k.position());
-                    int chunk = k.getInt(k.position() + 8);
-                    maxId = Math.max(maxId, id);
-                    StoredEntry e = byId.get(id);
-                    if (e == null) {
-                        orphanChunks.add(new long[] {id, chunk});
-                        continue;
-                    }
-                    int expected = chunksSeen.merge(id, 1, Integer::sum) - 1;
-                    long expectedSize = Math.min(e.chunkSize, e.readableLength() - (long) chunk * e.chunkSize);
-                    if (chunk != expected || kv.val().remaining() != expectedSize) {
-                        damaged.add(e);
-                    }
-                }
-            }
-        } catch (LmdbException e) {
-            throw LmdbErrors.translate(e, "reading " + settings.path() + " at open");
-        }
-        for (StoredEntry e : byId.values()) {
-            if (chunksSeen.getOrDefault(e.id, 0) != e.chunkCount()) {
-                damaged.add(e);
-            }
-        }
-        for (StoredEntry e : damaged) {
-            byId.remove(e.id);
-            LOG.log(Level.WARNING, "dropping '" + e.key + "': its chunks do not add up to its recorded length");
-            counters.corruptObjectsDropped.increment();
-        }
-        if (!badRecords.isEmpty() || !orphanChunks.isEmpty() || !damaged.isEmpty()) {
-            deleteAtOpen(badRecords, orphanChunks, damaged);
-        }
-        orphanChunksDeletedAtOpen = orphanChunks.size();
-        nextId.set(maxId + 1);
-        List<StoredEntry> live = new ArrayList<>(byId.values());
-        live.sort(Comparator.comparingLong(e -> e.id));
+        LmdbRecovery.Result r = new LmdbRecovery(env, metaDb, chunkDb, pageSize, settings.path(), this::released).recover();
+        counters.corruptObjectsDropped.add(r.damagedDropped());
+        orphanChunksDeletedAtOpen = r.orphanChunksDeleted();
+        nextId.set(r.maxId() + 1);
         synchronized (policyLock) {
-            for (StoredEntry e : live) {
+            for (StoredEntry e : r.live()) {
                 StoredEntry previous = index.put(e.key, e);
                 if (previous != null) {
                     // Two hashed records for one key cannot happen; keep the newer id.
@@ -293,54 +215,6 @@ final class LmdbStore implements ObjectStore {
                 }
                 evictLocked(victim);
             }
-        }
-        if (!orphanChunks.isEmpty() || !live.isEmpty()) {
-            LOG.log(Level.INFO, "opened " + settings.path() + ": " + live.size() + " objects, "
-                    + orphanChunks.size() + " chunks of unfinished writes deleted");
-        }
-    }
-
-    private void deleteAtOpen(List<byte[]> badRecords, List<long[]> orphanChunks, Set<StoredEntry> damaged)
-            throws StorageException {
-        ByteBuffer key = ByteBuffer.allocateDirect(Layout.MAX_META_KEY_BYTES);
-        try (Txn<ByteBuffer> txn = env.txnWrite()) {
-            for (byte[] k : badRecords) {
-                metaDb.delete(txn, key.clear().put(k).flip());
-            }
-            for (long[] c : orphanChunks) {
-                chunkDb.delete(txn, Layout.chunkKey(key, c[0], (int) c[1]));
-            }
-            for (StoredEntry e : damaged) {
-                metaDb.delete(txn, key.clear().put(Layout.metaKey(e.keyBytes)).flip());
-                try (Cursor<ByteBuffer> c = chunkDb.openCursor(txn)) {
-                    Layout.chunkKey(key, e.id, 0);
-                    while (c.get(key, GetOp.MDB_SET_RANGE)
-                            && c.key().getLong(c.key().position()) == e.id) {
-                        c.delete();
-                        Layout.chunkKey(key, e.id, 0);
-                    }
-                }
-            }
-            txn.commit();
-        } catch (LmdbException e) {
-            throw LmdbErrors.translate(e, "cleaning up " + settings.path() + " at open");
-        }
-    }
-
-    private static byte[] bytes(ByteBuffer b) {
-        byte[] out = new byte[b.remaining()];
-        b.duplicate().get(out);
-        return out;
-    }
-
-    private static String utf8(byte[] b) throws CorruptObjectException {
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(b)).toString();
-        } catch (CharacterCodingException e) {
-            throw new CorruptObjectException("a stored key is not UTF-8", e);
         }
     }
 
