@@ -108,35 +108,32 @@ final class Segment {
     FileChannel channel() throws StorageException {
         FileChannel ch = channel;
         if (ch == null) {
-            throw new StorageException("segment " + slot + " is on disk " + disks.dir(disk) + " which is "
-                    + disks.state(disk));
+            throw closedError();
         }
         return ch;
     }
 
+    private StorageException closedError() {
+        return new StorageException("segment " + slot + " is on disk " + disks.dir(disk) + " which is "
+                + disks.state(disk));
+    }
+
     /** Writes all of {@code src} at {@code position}. */
     void write(ByteBuffer src, long position) throws StorageException {
-        try {
-            FileChannel ch = channel();
-            dirty = true;
-            long at = position;
-            while (src.hasRemaining()) {
-                at += ch.write(src, at);
-            }
-        } catch (IOException e) {
-            throw disks.failure(disk, e);
-        }
+        writeThrough(channel, src, position);
     }
 
     /** Writes whole blocks from an aligned buffer at a block-aligned position with O_DIRECT. */
     void writeDirect(ByteBuffer src, long position) throws StorageException {
+        writeThrough(channel == null ? null : direct, src, position);
+    }
+
+    private void writeThrough(FileChannel ch, ByteBuffer src, long position) throws StorageException {
+        if (ch == null) {
+            throw closedError();
+        }
+        dirty = true;
         try {
-            FileChannel ch = direct;
-            if (ch == null || channel == null) {
-                throw new StorageException("segment " + slot + " is on disk " + disks.dir(disk) + " which is "
-                        + disks.state(disk));
-            }
-            dirty = true;
             long at = position;
             while (src.hasRemaining()) {
                 at += ch.write(src, at);
