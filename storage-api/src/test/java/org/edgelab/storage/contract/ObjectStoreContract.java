@@ -899,6 +899,12 @@ public abstract class ObjectStoreContract {
                 long seed = TestContent.seed(k.value(), version);
                 try (ObjectWriter w = store.begin(k, versioned(size, version))) {
                     if (version % 4 == 0) {
+                        // A follower pins what it follows until it is done (raw-log: whole segments), and
+                        // the three readers hold three of the pool's threads: at most two followers
+                        // outstanding, or a backlog of them could pin the whole store.
+                        while (followers.size() >= 2) {
+                            followers.poll().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                        }
                         StoredObject f = w.follow();
                         followers.add(pool.submit(() -> {
                             try (f) {
