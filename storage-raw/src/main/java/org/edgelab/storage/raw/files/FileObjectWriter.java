@@ -74,7 +74,10 @@ final class FileObjectWriter implements ObjectWriter {
             while (chunk.hasRemaining()) {
                 pos += channel.write(chunk, pos);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            abort();
+            throw store.judged(e);
+        } catch (RuntimeException e) {
             abort();
             throw e;
         }
@@ -130,7 +133,10 @@ final class FileObjectWriter implements ObjectWriter {
             }
             channel.close();
             store.publish(this, header, tempPath);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            abort();
+            throw store.judged(e);
+        } catch (RuntimeException e) {
             abort();
             throw e;
         }

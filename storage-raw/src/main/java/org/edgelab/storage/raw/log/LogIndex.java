@@ -14,14 +14,16 @@ import java.util.function.IntToLongFunction;
  * guards it with its lock.
  *
  * <p>{@code location} packs the commit record's segment slot (24 bits), its offset in the slot
- * divided by 8 (37 bits) and a saturating hit counter (3 bits). {@code extent} packs how many
- * segment generations before the commit record's the object's first byte lies (16 bits) and the
- * bytes the object occupies in the log (48 bits).
+ * divided by 8 (37 bits) and a saturating hit counter (3 bits). {@code extent} packs whether this
+ * process has verified the object's body against its checksums (1 bit), how many segment
+ * generations before the commit record's the object's first byte lies (15 bits) and the bytes the
+ * object occupies in the log (48 bits).
  */
 final class LogIndex {
 
     static final int MAX_SLOTS = 1 << 24;
-    static final int MAX_SPAN = 0xffff;
+    static final int MAX_SPAN = 0x7fff;
+    private static final long VERIFIED = 1L << 63;
     private static final double MAX_LOAD = 0.8;
     private static final long EMPTY = 0;
 
@@ -63,7 +65,22 @@ final class LogIndex {
     }
 
     static int span(long extent) {
-        return (int) (extent >>> 48);
+        return (int) ((extent >>> 48) & MAX_SPAN);
+    }
+
+    /** Returns whether the extent word says this process verified the object's body. */
+    static boolean verified(long extent) {
+        return (extent & VERIFIED) != 0;
+    }
+
+    /** Returns the extent word with the verified flag set or cleared. */
+    static long verified(long extent, boolean verified) {
+        return verified ? extent | VERIFIED : extent & ~VERIFIED;
+    }
+
+    /** Marks the object at table position {@code pos} verified. */
+    void markVerifiedAt(int pos) {
+        extents[pos] |= VERIFIED;
     }
 
     static long storedBytes(long extent) {
@@ -115,17 +132,12 @@ final class LogIndex {
         return liveBytes;
     }
 
-    /** Inserts or replaces; returns the replaced entry's extent word, or -1 if there was none. */
-    long put(long hash, long location, long extent) {
-        long previous = insert(hash, location, extent);
-        if (previous >= 0) {
-            liveBytes -= storedBytes(previous);
-        }
-        liveBytes += storedBytes(extent);
-        return previous;
+    /** Inserts or replaces the entry of {@code hash}. */
+    void put(long hash, long location, long extent) {
+        insert(hash, location, extent, true);
     }
 
-    private long insert(long hash, long location, long extent) {
+    private void insert(long hash, long location, long extent, boolean count) {
         if (size + 1 > hashes.length * MAX_LOAD) {
             grow();
         }
@@ -138,13 +150,18 @@ final class LogIndex {
                 locations[i] = location;
                 extents[i] = extent;
                 size++;
-                return -1;
+                if (count) {
+                    liveBytes += storedBytes(extent);
+                }
+                return;
             }
             if (at == h) {
-                long previous = extents[i];
+                if (count) {
+                    liveBytes += storedBytes(extent) - storedBytes(extents[i]);
+                }
                 locations[i] = location;
                 extents[i] = extent;
-                return previous;
+                return;
             }
         }
     }
@@ -276,7 +293,7 @@ final class LogIndex {
         size = 0;
         for (int i = 0; i < oldHashes.length; i++) {
             if (oldHashes[i] != EMPTY) {
-                insert(oldHashes[i], oldLocations[i], oldExtents[i]);
+                insert(oldHashes[i], oldLocations[i], oldExtents[i], false);
             }
         }
     }

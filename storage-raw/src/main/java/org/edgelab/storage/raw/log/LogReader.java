@@ -88,6 +88,13 @@ final class LogReader extends AbstractStoredObject {
         }
     }
 
+    /** Verifies every extent now; throws {@link CorruptObjectException} (after dropping the object) at the first bad one. */
+    void verifyAll() throws IOException {
+        for (int i = 0; i < starts.length; i++) {
+            verify(i);
+        }
+    }
+
     private int extentAt(long position) {
         int i = Arrays.binarySearch(starts, position);
         return i >= 0 ? i : -i - 2;

@@ -215,7 +215,7 @@ final class LogRecovery {
             if (LogIndex.touches(lostSorted, high - LogIndex.span(extent), high)) {
                 continue;
             }
-            index.put(e[i], location, extent);
+            index.put(e[i], location, LogIndex.verified(extent, false)); // verified again at first lookup
             kept++;
         }
         return kept;

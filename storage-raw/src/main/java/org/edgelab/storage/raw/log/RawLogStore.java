@@ -41,9 +41,12 @@ import org.edgelab.units.ByteSize;
  * 64-bit hashes are told apart on disk.
  *
  * <p><b>Eviction.</b> When no slot is free the oldest segment no reader or writer pins is
- * reclaimed whole: its objects are evicted (policy {@code fifo}), or those read since written and
- * lying entirely in it are first re-appended (policy {@code reinsert}, up to half a segment per
- * reclaim). One slot is kept free so reinsertion always has room. Free space never fragments.
+ * reclaimed whole. With the default policy {@code reinsert}, the bytes it holds of objects read
+ * since they were written are first re-appended to the freshly activated segment (each re-append
+ * costs the object one of its at most seven counted reads; writers leave the last 1/32 of each
+ * segment to such copies, so what one segment holds always fits in the next), and the rest is
+ * evicted: the warm set survives the log wrapping around. Policy {@code fifo} evicts the oldest
+ * segment whole. One slot is kept free so re-appending always has room. Free space never fragments.
  *
  * <p><b>Durability.</b> {@code commit()} returns once the commit record is written to the file
  * (in the page cache): the object survives a crash of the process. With {@code sync=commit} it
@@ -51,7 +54,9 @@ import org.edgelab.units.ByteSize;
  * {@code interval} forces every second, {@code none} only before each checkpoint and at close.
  * Whatever the mode, every extent is verified against its CRC32C before its bytes are served or
  * offered as a file slice, and a damaged object is dropped (counted in corruptObjectsDropped) and
- * becomes a miss. Restart loads the newest checkpoint and replays the log written after it,
+ * becomes a miss. An object this process did not write is verified whole at its first lookup, so
+ * damage found after a restart makes that lookup a miss (a cache refetches it) instead of
+ * failing a reader mid-reply. Restart loads the newest checkpoint and replays the log written after it,
  * cutting each segment at its first invalid record.
  *
  * <p><b>Disks.</b> An I/O error on a disk marks it FAILING: its objects become misses and it takes
@@ -134,10 +139,34 @@ final class RawLogStore implements ObjectStore {
         if (opened.isEmpty()) {
             return Optional.empty();
         }
-        counters.lookupHits.increment();
         Opened o = opened.get();
-        return Optional.of(new LogReader(o.record(), o.segments(), o.pins(), counters,
-                why -> dropCorrupt(key.hash64(), o.location(), why)));
+        LogReader reader = new LogReader(o.record(), o.segments(), o.pins(), counters,
+                why -> dropCorrupt(key.hash64(), o.location(), why));
+        if (!o.verified()) {
+            // First lookup since the store opened: check the whole body now, so that damage makes
+            // this lookup a miss rather than failing a reader whose reply has begun.
+            try {
+                reader.verifyAll();
+            } catch (StorageException e) {
+                reader.close(); // corrupt (dropped and counted), or its disk failed: a miss either way
+                return Optional.empty();
+            }
+            markVerified(key.hash64(), o.location());
+        }
+        counters.lookupHits.increment();
+        return Optional.of(reader);
+    }
+
+    private void markVerified(long hash, long location) {
+        lock.lock();
+        try {
+            int pos = index.find(hash);
+            if (pos >= 0 && LogIndex.sameRecord(index.locationAt(pos), location)) {
+                index.markVerifiedAt(pos);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -196,7 +225,7 @@ final class RawLogStore implements ObjectStore {
                 if (pos < 0 || !LogIndex.sameRecord(index.locationAt(pos), o.location())) {
                     return pos >= 0; // replaced by a newer object meanwhile, or gone
                 }
-                publish(updated, o.pins(), LogIndex.hits(index.locationAt(pos)));
+                publish(updated, o.pins(), LogIndex.hits(index.locationAt(pos)), LogIndex.verified(index.extentAt(pos)));
                 return true;
             } finally {
                 lock.unlock();
@@ -253,6 +282,10 @@ final class RawLogStore implements ObjectStore {
         checkpointer.stop();
         try {
             checkpointer.checkpoint();
+        } catch (IOException e) {
+            // nothing is lost: the log is the record, and the next open scans what no checkpoint covers
+            LOG.log(System.Logger.Level.WARNING, "raw-log could not write its closing checkpoint (the next open"
+                    + " scans the log instead): " + e);
         } finally {
             disks.closing();
             lock.lock();
@@ -271,8 +304,11 @@ final class RawLogStore implements ObjectStore {
 
     // ---------------------------------------------------------------- lookups
 
-    /** What a lookup found: the commit record, where it is, its extents' segments and the pins that keep them. */
-    private record Opened(CommitRecord record, long location, Segment[] segments, PinSet pins) {
+    /**
+     * What a lookup found: the commit record, where it is, its extents' segments and the pins that
+     * keep them, and whether this process has verified its body.
+     */
+    private record Opened(CommitRecord record, long location, Segment[] segments, PinSet pins, boolean verified) {
     }
 
     private Optional<Opened> openCommitted(CacheKey key, boolean countHit) throws IOException {
@@ -281,6 +317,7 @@ final class RawLogStore implements ObjectStore {
         long location;
         Segment segment;
         long generation;
+        boolean verified;
         lock.lock();
         try {
             int pos = index.find(hash);
@@ -288,6 +325,7 @@ final class RawLogStore implements ObjectStore {
                 return Optional.empty();
             }
             location = index.locationAt(pos);
+            verified = LogIndex.verified(index.extentAt(pos));
             if (countHit && LogIndex.hits(location) < 7) {
                 index.setLocationAt(pos, location + 1);
             }
@@ -327,7 +365,7 @@ final class RawLogStore implements ObjectStore {
                 lock.unlock();
             }
             keep = true;
-            return Optional.of(new Opened(record, location, segments, pins));
+            return Optional.of(new Opened(record, location, segments, pins, verified));
         } finally {
             if (!keep) {
                 pins.release();
@@ -350,8 +388,11 @@ final class RawLogStore implements ObjectStore {
 
     // ---------------------------------------------------------------- commits
 
-    /** Appends the commit record of {@code record} and points the index at it (lock held). */
-    private void publish(CommitRecord record, PinSet holderPins, int hits) throws IOException {
+    /**
+     * Appends the commit record of {@code record} and points the index at it (lock held); {@code
+     * verified} says whether this process knows the body's bytes good (it wrote or checked them).
+     */
+    private void publish(CommitRecord record, PinSet holderPins, int hits, boolean verified) throws IOException {
         requireExtentsLive(record);
         int length = RecordFormat.commitLength(record.key().toBytes(), record.metadata(), record.extents().size());
         long[] placed = slots.appendRecord(length, (slot, generation) -> RecordFormat.commit(generation, record),
@@ -365,7 +406,7 @@ final class RawLogStore implements ObjectStore {
                     + LogIndex.MAX_SPAN + " are indexed");
         }
         index.put(record.key().hash64(), LogIndex.location(slot, placed[1], hits),
-                LogIndex.extent((int) span, RecordFormat.storedBytes(length, record.extents())));
+                LogIndex.verified(LogIndex.extent((int) span, RecordFormat.storedBytes(length, record.extents())), verified));
     }
 
     private void requireExtentsLive(CommitRecord record) throws StorageException {
@@ -406,7 +447,7 @@ final class RawLogStore implements ObjectStore {
             lock.lock();
             try {
                 ensureOpen();
-                publish(record, pins, 0);
+                publish(record, pins, 0, true); // the writer checksummed what it wrote
             } finally {
                 lock.unlock();
             }
