@@ -58,7 +58,7 @@ final class LmdbObjectWriter implements ObjectWriter {
         failIfAsyncFailed();
         while (chunk.hasRemaining()) {
             if (current == null) {
-                current = store.buffers().take();
+                current = store.buffers().take().limit(entry.chunkSize); // the rest is the checksum's
                 entry.holdUnflushed(entry.chunkCount(), current);
             }
             int n = Math.min(chunk.remaining(), current.remaining());
@@ -73,12 +73,14 @@ final class LmdbObjectWriter implements ObjectWriter {
         }
     }
 
+    /** Appends the checksum to the chunk being filled and queues it (body and checksum) for the writer thread. */
     private void flushChunk() throws IOException {
-        ByteBuffer full = current.flip();
-        int length = full.remaining();
+        int length = current.position();
         int index = entry.chunkCount();
+        int crc = Layout.chunkCrc(entry.id, index, current.duplicate().flip());
+        ByteBuffer full = current.limit(length + Layout.CHUNK_TRAILER_BYTES).putInt(length, crc).position(0);
         try {
-            charge(Layout.valueFootprint(Layout.CHUNK_KEY_BYTES, length, store.pageSize()));
+            charge(Layout.valueFootprint(Layout.CHUNK_KEY_BYTES, full.remaining(), store.pageSize()));
         } catch (StorageException e) {
             abort();
             throw e;
@@ -140,7 +142,8 @@ final class LmdbObjectWriter implements ObjectWriter {
             current = null;
         }
         byte[] metaKey = Layout.metaKey(entry.keyBytes);
-        ByteBuffer value = Layout.encodeMeta(entry.id, written, entry.chunkSize, entry.keyBytes, metaKey, finalMetadata);
+        ByteBuffer value = Layout.encodeMeta(entry.id, written, entry.chunkSize, entry.keyBytes, metaKey, finalMetadata,
+                entry.checksummed);
         try {
             charge(Layout.valueFootprint(metaKey.length, value.remaining(), store.pageSize()));
         } catch (StorageException e) {

@@ -30,7 +30,7 @@ import org.lmdbjava.Txn;
  * damage left behind: metadata records that do not decode are deleted, chunks without a
  * committed record (a write cut short) are deleted, and an object whose chunks do not add up to
  * its recorded length (missing, out of order or of the wrong size) is dropped and counted. Chunk
- * contents are not read here: checksums are verified when an object is first looked up.
+ * contents are not read here: their checksums are checked when an object is first looked up.
  *
  * <p>Runs once, on the opening thread, before the store is shared; it uses one read transaction
  * for the scan and one write transaction for the clean-up.
@@ -83,10 +83,10 @@ final class LmdbRecovery {
                         Layout.MetaRecord r = Layout.decodeMeta(kv.val(), false);
                         byte[] keyBytes = r.fullKey().length > 0 ? r.fullKey() : lmdbKey;
                         CacheKey key = new CacheKey(utf8(keyBytes));
-                        long fp = Layout.chunksFootprint(r.length(), r.chunkSize(), pageSize)
+                        long fp = Layout.chunksFootprint(r.length(), r.chunkSize(), pageSize, r.checksummed())
                                 + Layout.valueFootprint(lmdbKey.length, kv.val().remaining(), pageSize);
-                        StoredEntry e = StoredEntry.recovered(key, keyBytes, r.id(), r.chunkSize(), r.length(), fp,
-                                onReleased);
+                        StoredEntry e = StoredEntry.recovered(key, keyBytes, r.id(), r.chunkSize(), r.checksummed(),
+                                r.length(), fp, onReleased);
                         if (byId.putIfAbsent(r.id(), e) != null) {
                             throw new CorruptObjectException("two records claim object id " + r.id());
                         }
@@ -112,7 +112,8 @@ final class LmdbRecovery {
                         continue;
                     }
                     int expected = chunksSeen.merge(id, 1, Integer::sum) - 1;
-                    long expectedSize = Math.min(e.chunkSize, e.readableLength() - (long) chunk * e.chunkSize);
+                    long expectedSize = Layout.chunkValueBytes(
+                            Math.min(e.chunkSize, e.readableLength() - (long) chunk * e.chunkSize), e.checksummed);
                     if (chunk != expected || kv.val().remaining() != expectedSize) {
                         damaged.add(e);
                     }

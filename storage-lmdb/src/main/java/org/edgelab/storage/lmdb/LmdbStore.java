@@ -87,6 +87,8 @@ final class LmdbStore implements ObjectStore {
     private final LongAdder viewChunksLent = new LongAdder();
     /** Chunks looked up for views and copied (values small enough to live in leaf pages). */
     private final LongAdder viewChunksCopied = new LongAdder();
+    /** Objects found at open whose chunks were all checked at their first lookup. */
+    private final LongAdder verifiedObjects = new LongAdder();
     private final Object closeLock = new Object();
     private volatile boolean closed;
     /** Chunks of writes cut short (no committed record) deleted when the store opened. */
@@ -102,7 +104,7 @@ final class LmdbStore implements ObjectStore {
         this.pageSize = env.stat().pageSize;
         this.readers = new ReadTxnPool(env, MAX_READERS - 32);
         this.chunkSize = Layout.payloadPerChunk(settings.chunkSize(), pageSize);
-        this.buffers = new ChunkBufferPool(chunkSize, 2 * settings.batchMax() + 16);
+        this.buffers = new ChunkBufferPool(chunkSize + Layout.CHUNK_TRAILER_BYTES, 2 * settings.batchMax() + 16);
         this.policy = EvictionPolicies.create(settings.policy(), budget);
         long batchBytes = Math.max(settings.chunkSize(), settings.mapSize() / 16);
         WriteBatcher.SpaceMaker spaceMaker = new WriteBatcher.SpaceMaker() {
@@ -116,7 +118,7 @@ final class LmdbStore implements ObjectStore {
                 return readers.inUse() > 0;
             }
         };
-        this.batcher = new WriteBatcher(env, new WriteBatcher.Tables(metaDb, chunkDb), spaceMaker,
+        this.batcher = new WriteBatcher(env, settings.path(), new WriteBatcher.Tables(metaDb, chunkDb), spaceMaker,
                 settings.batchMax(), batchBytes, "lmdb-writer-" + settings.path().getFileName());
     }
 
@@ -240,6 +242,9 @@ final class LmdbStore implements ObjectStore {
             if (metadata == null) {
                 try {
                     metadata = readMetadata(e);
+                } catch (CorruptObjectException ex) {
+                    e.unpin();
+                    return Optional.empty(); // its record is damaged: dropped and counted, a miss
                 } catch (IOException | RuntimeException ex) {
                     e.unpin();
                     throw ex;
@@ -253,6 +258,19 @@ final class LmdbStore implements ObjectStore {
                 // The record was just replaced and the index is about to follow: look again.
                 Thread.onSpinWait();
                 continue;
+            }
+            if (e.needsVerification() && settings.verify() != VerifyMode.NEVER) {
+                // First lookup since the store opened: check every chunk before a byte leaves, so
+                // that damage makes this lookup a miss rather than a reply cut short or wrong.
+                try {
+                    verifyAll(e);
+                } catch (IOException | RuntimeException ex) {
+                    e.unpin();
+                    if (ex instanceof CorruptObjectException) {
+                        return Optional.empty(); // dropped and counted: the caller refetches it
+                    }
+                    throw ex;
+                }
             }
             synchronized (policyLock) {
                 policy.onAccess(e);
@@ -286,6 +304,44 @@ final class LmdbStore implements ObjectStore {
         }
     }
 
+    /** Checks every chunk of a pinned, committed entry in one read transaction; drops it at the first bad one. */
+    private void verifyAll(StoredEntry e) throws IOException {
+        ReadTxnPool.Slot slot = readers.acquire();
+        try {
+            for (int chunk = 0; chunk < e.chunkCount(); chunk++) {
+                ByteBuffer v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
+                checkChunk(e, chunk, v);
+            }
+        } catch (LmdbException ex) {
+            throw LmdbErrors.translate(ex, "verifying '" + e.key + "'");
+        } finally {
+            readers.release(slot);
+        }
+        e.verified();
+        verifiedObjects.increment();
+    }
+
+    /**
+     * Returns the body of a stored chunk value of the committed entry {@code e} (without its
+     * checksum), after checking it is there, of the right size and, where {@code settings.verify()}
+     * asks for it, intact; otherwise drops the entry and throws.
+     */
+    private ByteBuffer checkChunk(StoredEntry e, int chunk, ByteBuffer v) throws CorruptObjectException {
+        if (v == null) {
+            throw dropCorrupt(e, "chunk " + chunk + " is missing");
+        }
+        long body = Math.min(e.chunkSize, e.readableLength() - (long) chunk * e.chunkSize);
+        if (v.remaining() != Layout.chunkValueBytes(body, e.checksummed)) {
+            throw dropCorrupt(e, "chunk " + chunk + " holds " + v.remaining() + " bytes, expected "
+                    + Layout.chunkValueBytes(body, e.checksummed));
+        }
+        if (e.checksummed && (e.needsVerification() || settings.verify() == VerifyMode.ALWAYS)
+                && settings.verify() != VerifyMode.NEVER && !Layout.chunkIntact(e.id, chunk, v)) {
+            throw dropCorrupt(e, "chunk " + chunk + " fails its CRC32C");
+        }
+        return v.duplicate().limit(v.position() + (int) body);
+    }
+
     /**
      * Copies the {@code want} readable bytes of {@code e} at {@code position} into {@code dst} in
      * one short read transaction (chunks of a write in progress come from its buffers).
@@ -306,15 +362,13 @@ final class LmdbStore implements ObjectStore {
                         slot = readers.acquire();
                     }
                     v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
-                    if (v == null) {
-                        if (!e.isComplete()) {
+                    if (!e.isComplete()) {
+                        if (v == null) {
                             // neither committed nor buffered: the batch holding it failed, the write is failing
                             throw new WriteAbortedException(e.key);
                         }
-                        throw dropCorrupt(e, "chunk " + chunk + " is missing");
-                    }
-                    if (v.remaining() < Math.min(e.chunkSize, available - (long) chunk * e.chunkSize)) {
-                        throw dropCorrupt(e, "chunk " + chunk + " holds " + v.remaining() + " bytes, too few");
+                    } else {
+                        v = checkChunk(e, chunk, v);
                     }
                     base = v.position();
                 }
@@ -348,17 +402,18 @@ final class LmdbStore implements ObjectStore {
         ReadTxnPool.Slot slot = readers.acquire();
         try {
             ByteBuffer v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
-            if (v == null) {
-                return null;
-            }
-            if (Layout.onOverflowPages(v.remaining(), pageSize)) {
+            boolean lent = v != null && Layout.onOverflowPages(v.remaining(), pageSize);
+            ByteBuffer body = checkChunk(e, chunk, v);
+            if (lent) {
                 viewChunksLent.increment();
-                return v.slice().asReadOnlyBuffer();
+                return body.slice().asReadOnlyBuffer();
             }
-            ByteBuffer copy = ByteBuffer.allocate(v.remaining());
-            copy.put(v.duplicate()).flip();
+            ByteBuffer copy = ByteBuffer.allocate(body.remaining());
+            copy.put(body).flip();
             viewChunksCopied.increment();
             return copy.asReadOnlyBuffer();
+        } catch (CorruptObjectException ex) {
+            return null; // dropped; read() reports the damage to the caller
         } catch (LmdbException ex) {
             LOG.log(Level.WARNING, "view of '" + e.key + "' failed: " + ex);
             return null;
@@ -389,7 +444,7 @@ final class LmdbStore implements ObjectStore {
         StoredEntry entry = new StoredEntry(key, keyBytes, nextId.getAndIncrement(), chunkSize, this::released);
         LmdbObjectWriter writer = new LmdbObjectWriter(this, entry, metadata);
         if (metadata.length() != ObjectMetadata.UNKNOWN_LENGTH) {
-            writer.reserveUpFront(Layout.chunksFootprint(metadata.length(), chunkSize, pageSize)
+            writer.reserveUpFront(Layout.chunksFootprint(metadata.length(), chunkSize, pageSize, true)
                     + Layout.valueFootprint(Layout.metaKey(keyBytes).length,
                             64 + keyBytes.length + MetadataCodec.encodedLength(metadata), pageSize));
         }
@@ -467,10 +522,13 @@ final class LmdbStore implements ObjectStore {
         extra.put("pageSizeBytes", pageSize);
         extra.put("writeBatches", batcher.batches());
         extra.put("mapFullRetries", batcher.mapFullRetries());
+        extra.put("fileSystemFullRefusals", batcher.fileSystemFullRefusals());
         extra.put("readTxnsInUse", readers.inUse());
         extra.put("viewLeases", readers.mapLeases());
         extra.put("viewChunksLent", viewChunksLent.sum());
         extra.put("viewChunksCopied", viewChunksCopied.sum());
+        extra.put("verify", settings.verify().name().toLowerCase(Locale.ROOT));
+        extra.put("objectsVerifiedAtFirstLookup", verifiedObjects.sum());
         extra.put("orphanChunksDeletedAtOpen", orphanChunksDeletedAtOpen);
         extra.put("syncMode", settings.sync().name().toLowerCase(Locale.ROOT));
         if (!closed) {
@@ -715,7 +773,7 @@ final class LmdbStore implements ObjectStore {
             ByteBuffer v = t.meta.get(txn, k);
             if (v != null && v.getLong(v.position() + 1) == entry.id) {
                 t.meta.put(txn, t.metaKey(metaKey), Layout.encodeMeta(entry.id, entry.readableLength(), entry.chunkSize,
-                        entry.keyBytes, metaKey, metadata));
+                        entry.keyBytes, metaKey, metadata, entry.checksummed));
                 updated = true;
             }
         }

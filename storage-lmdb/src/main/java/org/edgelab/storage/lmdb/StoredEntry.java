@@ -25,6 +25,8 @@ final class StoredEntry {
     final byte[] keyBytes;
     final long id;
     final int chunkSize;
+    /** Whether the chunks carry a checksum trailer (format 2; objects written before checksums do not). */
+    final boolean checksummed;
     private final Consumer<StoredEntry> onReleased;
     private final AtomicInteger pinsAndRemoved = new AtomicInteger();
     final WriteProgress progress;
@@ -40,25 +42,31 @@ final class StoredEntry {
     private volatile ConcurrentHashMap<Integer, ByteBuffer> unflushed = new ConcurrentHashMap<>();
     /** Set once a follower may have seen a buffer of {@link #unflushed}: they are then never recycled. */
     private volatile boolean followed;
+    /** Whether this process knows the chunks good: it wrote them, or checked them all since the store opened. */
+    private volatile boolean verified;
 
+    /** An entry for a write beginning now: checksummed, and trusted (this process computes its checksums). */
     StoredEntry(CacheKey key, byte[] keyBytes, long id, int chunkSize, Consumer<StoredEntry> onReleased) {
-        this(key, keyBytes, id, chunkSize, onReleased, WriteProgress.writing(key));
+        this(key, keyBytes, id, chunkSize, true, onReleased, WriteProgress.writing(key));
+        this.verified = true;
     }
 
-    private StoredEntry(CacheKey key, byte[] keyBytes, long id, int chunkSize, Consumer<StoredEntry> onReleased,
-                        WriteProgress progress) {
+    private StoredEntry(CacheKey key, byte[] keyBytes, long id, int chunkSize, boolean checksummed,
+                        Consumer<StoredEntry> onReleased, WriteProgress progress) {
         this.key = key;
         this.keyBytes = keyBytes;
         this.id = id;
         this.chunkSize = chunkSize;
+        this.checksummed = checksummed;
         this.onReleased = onReleased;
         this.progress = progress;
     }
 
-    /** Returns an entry for a committed object found when the store opened. */
-    static StoredEntry recovered(CacheKey key, byte[] keyBytes, long id, int chunkSize, long length, long footprint,
-                                 Consumer<StoredEntry> onReleased) {
-        StoredEntry e = new StoredEntry(key, keyBytes, id, chunkSize, onReleased, WriteProgress.committed(key, length));
+    /** Returns an entry for a committed object found when the store opened, not verified yet. */
+    static StoredEntry recovered(CacheKey key, byte[] keyBytes, long id, int chunkSize, boolean checksummed, long length,
+                                 long footprint, Consumer<StoredEntry> onReleased) {
+        StoredEntry e = new StoredEntry(key, keyBytes, id, chunkSize, checksummed, onReleased,
+                WriteProgress.committed(key, length));
         e.footprint = footprint;
         e.unflushed = null;
         e.chunkCount = Layout.chunkCount(length, chunkSize);
@@ -132,6 +140,16 @@ final class StoredEntry {
 
     boolean isComplete() {
         return progress.isCommitted();
+    }
+
+    /** Returns whether the chunks still need a check before they are served (see {@link VerifyMode#ONCE}). */
+    boolean needsVerification() {
+        return checksummed && !verified;
+    }
+
+    /** Records that every chunk was found intact. */
+    void verified() {
+        verified = true;
     }
 
     long footprint() {
