@@ -50,6 +50,12 @@ final class SegmentSlots {
     private final ReentrantLock lock;
     private final DiskHealth disks;
     private final long segmentSize;
+    /**
+     * Where writers' appends end in a segment: the rest is kept for re-appending, so that what
+     * one segment holds of read objects always fits into a fresh one with the commit records the
+     * copies need besides.
+     */
+    private final long writerEnd;
     private final Segment[] segments;
     private final ArrayDeque<Segment> free = new ArrayDeque<>();
     private final ArrayDeque<Segment> sealed = new ArrayDeque<>();
@@ -64,10 +70,16 @@ final class SegmentSlots {
         this.lock = lock;
         this.disks = disks;
         this.segmentSize = segmentSize;
+        this.writerEnd = segmentSize - copyReserve(segmentSize);
         this.segments = new Segment[count];
         for (int s = 0; s < count; s++) {
             segments[s] = new Segment(s, s % disks.count(), segmentSize, disks);
         }
+    }
+
+    /** The bytes at the end of each segment that only re-appends use: 1/32 of it, within 4 KiB..256 KiB. */
+    static long copyReserve(long segmentSize) {
+        return Math.max(4096, Math.min(256 * 1024, segmentSize / 32 / 8 * 8));
     }
 
     void direct(DirectIo d) {
@@ -144,14 +156,18 @@ final class SegmentSlots {
     Allocation allocateExtent(PinSet pins, long want) throws IOException {
         long minimum = direct.on() ? direct.block() : Math.min(want, 4096);
         StorageException last = null;
+        if (minimum > writerEnd - RecordFormat.SEGMENT_HEADER_AREA - RecordFormat.RECORD_HEADER_BYTES - direct.block()) {
+            throw new StorageFullException("segment-size " + segmentSize + " is too small for an extent");
+        }
         for (int attempt = 0; attempt <= disks.count(); attempt++) {
-            if (active == null || payloadRoom() < minimum) {
-                rotate();
+            for (int rotations = 0; active == null || payloadRoom() < minimum; rotations++) {
+                if (rotations > segments.length) {
+                    throw new StorageFullException("raw-log found no segment with room for an extent in "
+                            + rotations + " rotations");
+                }
+                rotate(); // a reclaim may fill the new segment with what it re-appends: then take another
             }
             long room = payloadRoom();
-            if (room < minimum) {
-                throw new StorageFullException("segment-size " + segmentSize + " is too small for an extent");
-            }
             Segment s = active;
             long generation = s.generation();
             long at = activePosition;
@@ -221,19 +237,22 @@ final class SegmentSlots {
     }
 
     private void ensureRoom(long bytes) throws IOException {
-        if (bytes > segmentSize - RecordFormat.SEGMENT_HEADER_AREA) {
+        if (bytes > writerEnd - RecordFormat.SEGMENT_HEADER_AREA) {
             throw new StorageFullException("a record of " + bytes + " bytes does not fit in a segment of "
                     + segmentSize + "; raise segment-size");
         }
-        if (active != null && segmentSize - activePosition >= bytes) {
-            return;
+        for (int rotations = 0; active == null || writerEnd - activePosition < bytes; rotations++) {
+            if (rotations > segments.length) {
+                throw new StorageFullException("raw-log found no segment with room for a record of " + bytes
+                        + " bytes in " + rotations + " rotations");
+            }
+            rotate(); // a reclaim may fill the new segment with what it re-appends: then take another
         }
-        rotate();
     }
 
     /** Payload bytes an extent could get in the active segment (block multiples with direct I/O). */
     private long payloadRoom() {
-        long room = segmentSize - payloadStart(activePosition);
+        long room = writerEnd - payloadStart(activePosition);
         return direct.on() ? room / direct.block() * direct.block() : room;
     }
 
