@@ -74,15 +74,20 @@ final class FileObjectWriter implements ObjectWriter {
             while (chunk.hasRemaining()) {
                 pos += channel.write(chunk, pos);
             }
-        } catch (IOException e) {
-            abort();
-            throw store.judged(e);
-        } catch (RuntimeException e) {
-            abort();
-            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw failed(e);
         }
         written += n;
         progress.advance(written);
+    }
+
+    /** Aborts after a failed write or commit; returns what to throw (a full file system as StorageFullException). */
+    private IOException failed(Exception e) {
+        abort();
+        if (e instanceof RuntimeException re) {
+            throw re;
+        }
+        return store.judged((IOException) e);
     }
 
     @Override
@@ -133,12 +138,8 @@ final class FileObjectWriter implements ObjectWriter {
             }
             channel.close();
             store.publish(this, header, tempPath);
-        } catch (IOException e) {
-            abort();
-            throw store.judged(e);
-        } catch (RuntimeException e) {
-            abort();
-            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw failed(e);
         }
         synchronized (this) {
             done = true;
