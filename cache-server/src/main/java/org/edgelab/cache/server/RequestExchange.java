@@ -442,12 +442,13 @@ final class RequestExchange implements FetchWaiter {
             }
             done(complete && keepAlive);
         }, sc.config().turnWriteBudget());
-        streamer.pump();
+        // Timed before the pump: it may write the whole body, and a client may read it before the pump returns.
         if (result == Result.HIT) {
             sc.stats().phases().since(PhaseTimes.Phase.HIT_FIRST_WRITE, startNanos);
         } else if (result == Result.MISS) {
             sc.stats().phases().since(PhaseTimes.Phase.MISS_FIRST_WRITE, startNanos);
         }
+        streamer.pump();
     }
 
     private void sendHeadersOnly(HttpResponse resp, Result result) {
