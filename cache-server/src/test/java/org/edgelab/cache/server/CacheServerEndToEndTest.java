@@ -11,21 +11,30 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.edgelab.origin.content.SyntheticPaths;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Hits, misses and the headers every response carries, over real loopback sockets. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.edgelab.cache.server.Engines#names")
 class CacheServerEndToEndTest {
+
+    /** The engine of this run (the fixture is made per engine, before the tests). */
+    @Parameter
+    String engine;
 
     private static CacheFixture f;
 
-    @BeforeAll
-    static void start() throws Exception {
-        f = new CacheFixture();
+    @BeforeParameterizedClassInvocation
+    static void start(String engine) throws Exception {
+        f = new CacheFixture(engine);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() throws Exception {
         f.close();
     }
