@@ -25,6 +25,8 @@ import org.edgelab.cache.admin.AdminHandler;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.fetch.FetchRegistry;
 import org.edgelab.cache.origin.OriginClient;
+import org.edgelab.cache.store.LoopStore;
+import org.edgelab.cache.store.StoreExecutor;
 import org.edgelab.storage.api.ObjectStore;
 
 /**
@@ -42,13 +44,16 @@ public final class CacheServer implements AutoCloseable {
     private final Channel admin;
     private final OriginClient origin;
     private final CacheStats stats;
+    private final StoreExecutor executor;
 
-    private CacheServer(EventLoopGroup group, Channel listener, Channel admin, OriginClient origin, CacheStats stats) {
+    private CacheServer(EventLoopGroup group, Channel listener, Channel admin, OriginClient origin, CacheStats stats,
+                        StoreExecutor executor) {
         this.group = group;
         this.listener = listener;
         this.admin = admin;
         this.origin = origin;
         this.stats = stats;
+        this.executor = executor;
     }
 
     /** Binds the listeners and returns once they accept connections; fails if a port cannot be bound. */
@@ -63,12 +68,14 @@ public final class CacheServer implements AutoCloseable {
         // Netty's default of two per core cost ~10 % of 100 KiB hit throughput in context switches.
         int loops = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, io);
+        StoreExecutor executor = new StoreExecutor(store.engineName(), config.storeThreads(), config.storeQueue());
         try {
             CacheStats stats = new CacheStats();
             OriginClient origin = new OriginClient(config.origin().getHost(), config.originPort(), clientClass,
                     config.originConnectTimeout(), config.originResponseTimeout());
-            FetchRegistry fetches = new FetchRegistry(store, origin, stats, config.originAuthority());
-            ServerContext sc = new ServerContext(config, store, origin, fetches, stats);
+            LoopStore loopStore = new LoopStore(store, executor);
+            FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.originAuthority());
+            ServerContext sc = new ServerContext(config, loopStore, origin, fetches, stats);
             Channel listener = new ServerBootstrap()
                     .group(group)
                     .channel(serverClass)
@@ -94,11 +101,13 @@ public final class CacheServer implements AutoCloseable {
                         .bind(new InetSocketAddress("127.0.0.1", config.adminPort()))
                         .syncUninterruptibly().channel();
             }
-            LOG.log(System.Logger.Level.INFO, "edge cache listening on {0} ({1}), origin {2}",
-                    listener.localAddress(), epoll ? "epoll" : "nio", config.origin());
-            return new CacheServer(group, listener, admin, origin, stats);
+            LOG.log(System.Logger.Level.INFO, "edge cache listening on {0} ({1}), origin {2}, store calls that may "
+                    + "block: {3} on {4} threads", listener.localAddress(), epoll ? "epoll" : "nio", config.origin(),
+                    store.blockingCalls(), config.storeThreads());
+            return new CacheServer(group, listener, admin, origin, stats, executor);
         } catch (RuntimeException e) {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            executor.close(5_000);
             throw e;
         }
     }
@@ -118,7 +127,11 @@ public final class CacheServer implements AutoCloseable {
         return stats;
     }
 
-    /** Stops accepting, closes every connection and the event loops; waits up to a few seconds. */
+    /**
+     * Stops accepting, closes every connection and the event loops, then drains the store's
+     * executor (every store call already taken runs, so fills in progress commit or abort; what
+     * they would have handed to a loop is released). Waits up to a few seconds for each.
+     */
     @Override
     public void close() {
         listener.close().syncUninterruptibly();
@@ -127,5 +140,6 @@ public final class CacheServer implements AutoCloseable {
         }
         origin.close();
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        executor.close(10_000);
     }
 }

@@ -24,6 +24,32 @@ class BodyStreamerTest {
         return b;
     }
 
+    private static final org.edgelab.cache.store.LoopStore INLINE = new org.edgelab.cache.store.LoopStore(
+            new DeclaredStore(java.util.Set.of()), new org.edgelab.cache.store.StoreExecutor("test", 1, 0));
+
+    /** A streamer on the embedded channel's own scheduler, reading inline (nothing declared blocking). */
+    private static BodyStreamer streamer(EmbeddedChannel ch, ArrayStoredObject obj, List<BodyStreamer.Part> parts,
+                                         ByteBuf trailer, java.util.function.LongConsumer sent,
+                                         BodyStreamer.Completion done) {
+        return new BodyStreamer(ch, obj, parts, trailer, sent, done, new WriteScheduler(ch.eventLoop()), INLINE);
+    }
+
+    /** Runs the embedded loop's tasks (the scheduler's later turns) until {@code done} is told or 1000 rounds pass. */
+    private static void runTurns(EmbeddedChannel ch, AtomicReference<Boolean> done) {
+        for (int i = 0; i < 1000 && done.get() == null; i++) {
+            ch.runScheduledPendingTasks();
+            ch.runPendingTasks();
+        }
+    }
+
+    /** Runs the embedded loop's pending and due scheduled tasks a few times (hand-overs, then the scheduler's turn). */
+    private static void turns(EmbeddedChannel ch) {
+        for (int i = 0; i < 5; i++) {
+            ch.runPendingTasks();
+            ch.runScheduledPendingTasks();
+        }
+    }
+
     /** Drains the channel's outbound messages into bytes; returns whether the body ended with LastHttpContent. */
     private static boolean drain(EmbeddedChannel ch, ByteArrayOutputStream out) {
         boolean ended = false;
@@ -52,8 +78,9 @@ class BodyStreamerTest {
             EmbeddedChannel ch = new EmbeddedChannel();
             AtomicReference<Boolean> done = new AtomicReference<>();
             AtomicLong sent = new AtomicLong();
-            new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 1000, 150_000)), null, sent::addAndGet,
-                    done::set).pump();
+            streamer(ch, obj, List.of(new BodyStreamer.Part(null, 1000, 150_000)), null, sent::addAndGet,
+                    done::set).start();
+                    turns(ch);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             assertThat(drain(ch, out)).isTrue();
             assertThat(out.toByteArray()).isEqualTo(java.util.Arrays.copyOfRange(body, 1000, 150_000));
@@ -64,22 +91,18 @@ class BodyStreamerTest {
     }
 
     @Test
-    void aResponseWritesAtMostItsTurnBudgetBeforeYieldingToTheLoop() {
-        // copies of 64 KiB, a 128 KiB budget: two chunks per turn, then the pump waits for the loop's next turn
-        byte[] body = data(1_000_000);
+    void aBodyWritesAtMostTheLoopsTurnBeforeTheLoopPollsIoAgain() {
+        // copies of 64 KiB: the first turn stops once it has written the turn's bytes, the rest waits for later turns
+        byte[] body = data(10_000_000);
         ArrayStoredObject obj = new ArrayStoredObject(body, body.length, true, false);
         EmbeddedChannel ch = new EmbeddedChannel();
         AtomicLong sent = new AtomicLong();
         AtomicReference<Boolean> done = new AtomicReference<>();
-        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, sent::addAndGet, done::set,
-                128 << 10).pump();
-        // the first turn stopped at the budget and left the rest to later turns of the loop
-        assertThat(sent.get()).isEqualTo(128 << 10);
+        streamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, sent::addAndGet, done::set).start();
+        assertThat(sent.get()).isGreaterThanOrEqualTo(BodyStreamer.COPY_CHUNK)
+                .isLessThanOrEqualTo(WriteScheduler.TURN_BYTES + WriteScheduler.SLICE_BYTES);
         assertThat(done.get()).isNull();
-        for (int i = 0; i < 100 && done.get() == null; i++) {
-            ch.runScheduledPendingTasks(); // the yielded pump continues as a scheduled task (LoopTurns)
-            ch.runPendingTasks();
-        }
+        runTurns(ch, done); // the scheduler goes on after each poll of the loop (LoopTurns)
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(drain(ch, out)).isTrue();
         assertThat(out.toByteArray()).isEqualTo(body);
@@ -96,8 +119,9 @@ class BodyStreamerTest {
         ByteBuf p2 = Unpooled.copiedBuffer("<2>", StandardCharsets.US_ASCII);
         ByteBuf trailer = Unpooled.copiedBuffer("<end>", StandardCharsets.US_ASCII);
         AtomicReference<Boolean> done = new AtomicReference<>();
-        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(p1, 0, 10), new BodyStreamer.Part(p2, 4990, 5000)),
-                trailer, n -> { }, done::set).pump();
+        streamer(ch, obj, List.of(new BodyStreamer.Part(p1, 0, 10), new BodyStreamer.Part(p2, 4990, 5000)),
+                trailer, n -> { }, done::set).start();
+                turns(ch);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(drain(ch, out)).isTrue();
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
@@ -120,18 +144,19 @@ class BodyStreamerTest {
         ArrayStoredObject obj = new ArrayStoredObject(body, 1000, false, true);
         EmbeddedChannel ch = new EmbeddedChannel();
         AtomicReference<Boolean> done = new AtomicReference<>();
-        BodyStreamer s = new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, n -> { },
+        BodyStreamer s = streamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, n -> { },
                 done::set);
-        s.pump();
+        s.start();
+        turns(ch);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(drain(ch, out)).isFalse();
         assertThat(out.size()).isEqualTo(1000);
         obj.append(9000, false);
-        ch.runPendingTasks();
+        turns(ch);
         assertThat(drain(ch, out)).isFalse();
         assertThat(out.size()).isEqualTo(10_000);
         obj.append(20_000, true);
-        ch.runPendingTasks();
+        turns(ch);
         assertThat(drain(ch, out)).isTrue();
         assertThat(out.toByteArray()).isEqualTo(body);
         assertThat(done.get()).isTrue();
@@ -144,9 +169,10 @@ class BodyStreamerTest {
         ArrayStoredObject obj = new ArrayStoredObject(body, 4000, false, false);
         EmbeddedChannel ch = new EmbeddedChannel();
         AtomicReference<Boolean> done = new AtomicReference<>();
-        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 10_000)), null, n -> { }, done::set).pump();
+        streamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 10_000)), null, n -> { }, done::set).start();
+        turns(ch);
         obj.abort();
-        ch.runPendingTasks();
+        turns(ch);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(drain(ch, out)).isFalse();
         assertThat(out.size()).isEqualTo(4000);
@@ -161,8 +187,9 @@ class BodyStreamerTest {
         ArrayStoredObject obj = new ArrayStoredObject(body, 100, true, false);
         EmbeddedChannel ch = new EmbeddedChannel();
         AtomicReference<Boolean> done = new AtomicReference<>();
-        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 200)), null, n -> { }, done::set).pump();
-        ch.runPendingTasks();
+        streamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 200)), null, n -> { }, done::set).start();
+        turns(ch);
+        turns(ch);
         assertThat(drain(ch, new ByteArrayOutputStream())).isFalse();
         assertThat(ch.isOpen()).isFalse();
         assertThat(done.get()).isFalse();
@@ -180,8 +207,9 @@ class BodyStreamerTest {
             obj.maxSlice = 20_000;
             EmbeddedChannel ch = new EmbeddedChannel();
             AtomicReference<Boolean> done = new AtomicReference<>();
-            new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 100, 50_000)), null, n -> { }, done::set)
-                    .pump();
+            streamer(ch, obj, List.of(new BodyStreamer.Part(null, 100, 50_000)), null, n -> { }, done::set)
+                    .start();
+                    turns(ch);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             Object m;
             int regions = 0;

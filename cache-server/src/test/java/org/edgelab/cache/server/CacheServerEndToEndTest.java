@@ -85,7 +85,8 @@ class CacheServerEndToEndTest {
         assertThat(headMiss.headers().firstValue("Content-Length")).hasValue("50000");
         assertThat(headMiss.body()).isEmpty();
         HttpResponse<byte[]> get = f.get(path);
-        assertThat(xcache(get)).isEqualTo("HIT");
+        // The HEAD was answered at the origin's headers: the GET may still find the fill writing (HIT-COALESCED).
+        assertThat(xcache(get)).startsWith("HIT");
         assertThat(verified("head", 0, get.body())).isTrue();
         HttpResponse<byte[]> headHit = f.send(HttpRequest.newBuilder(f.uri(path)).method("HEAD",
                 HttpRequest.BodyPublishers.noBody()));
