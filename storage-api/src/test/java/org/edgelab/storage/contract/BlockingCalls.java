@@ -50,6 +50,10 @@ public final class BlockingCalls {
             for (String[] m : FILE_CALLS) {
                 builder.markAsBlocking(m[0], m[1], m[2]);
             }
+            // Netty's adaptive allocator takes a short striped lock when it grows its magazines (Netty's
+            // own integration allows the neighbouring calls): allocator internals, not a wait for storage.
+            builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup",
+                    "tryExpandMagazines");
         });
         installed = true;
     }
