@@ -45,6 +45,7 @@ public final class CacheServer implements AutoCloseable {
     private final OriginClient origin;
     private final CacheStats stats;
     private final StoreExecutor executor;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private CacheServer(EventLoopGroup group, Channel listener, Channel admin, OriginClient origin, CacheStats stats,
                         StoreExecutor executor) {
@@ -122,6 +123,11 @@ public final class CacheServer implements AutoCloseable {
         return admin == null ? -1 : ((InetSocketAddress) admin.localAddress()).getPort();
     }
 
+    /** Returns the executor of the store's blocking calls. */
+    StoreExecutor storeExecutor() {
+        return executor;
+    }
+
     /** Returns the live counters. */
     public CacheStats stats() {
         return stats;
@@ -134,6 +140,9 @@ public final class CacheServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         listener.close().syncUninterruptibly();
         if (admin != null) {
             admin.close().syncUninterruptibly();

@@ -111,6 +111,107 @@ class BodyStreamerTest {
     }
 
     @Test
+    void aHeadGoesOutInTheTurnItIsReadyWhileAnotherBodyHoldsTheLoop() {
+        // one scheduler for two channels (as for two connections of one loop): a 10 MB body uses the turn,
+        // then a second response's head is flushed at once and its body waits for the next turn
+        byte[] big = data(10_000_000);
+        EmbeddedChannel a = new EmbeddedChannel();
+        EmbeddedChannel b = new EmbeddedChannel();
+        WriteScheduler scheduler = new WriteScheduler(a.eventLoop());
+        AtomicLong sentA = new AtomicLong();
+        AtomicLong sentB = new AtomicLong();
+        AtomicReference<Boolean> doneA = new AtomicReference<>();
+        AtomicReference<Boolean> doneB = new AtomicReference<>();
+        BodyStreamer first = new BodyStreamer(a, new ArrayStoredObject(big, big.length, true, true),
+                List.of(new BodyStreamer.Part(null, 0, -1)), null, sentA::addAndGet, doneA::set, scheduler, INLINE);
+        first.start();
+        while (sentA.get() < WriteScheduler.TURN_BYTES) {
+            // the turn has room left only for its time slice: spend it on the first body's visits
+            scheduler.ready(first);
+            a.runScheduledPendingTasks();
+            if (doneA.get() != null) {
+                break;
+            }
+        }
+        b.writeOneOutbound(io.netty.buffer.Unpooled.copiedBuffer("HEAD", java.nio.charset.StandardCharsets.US_ASCII));
+        BodyStreamer second = new BodyStreamer(b, new ArrayStoredObject(big, big.length, true, true),
+                List.of(new BodyStreamer.Part(null, 0, -1)), null, sentB::addAndGet, doneB::set, scheduler, INLINE);
+        second.start();
+        Object head = b.readOutbound();
+        assertThat(head).as("the head is flushed in the turn it is ready").isNotNull();
+        ReferenceCountUtil.release(head);
+        for (int i = 0; i < 10_000 && (doneA.get() == null || doneB.get() == null); i++) {
+            a.runScheduledPendingTasks();
+            a.runPendingTasks();
+            drain(a, new ByteArrayOutputStream());
+            drain(b, new ByteArrayOutputStream());
+        }
+        assertThat(doneA.get()).isTrue();
+        assertThat(doneB.get()).isTrue();
+        assertThat(sentA.get()).isEqualTo(big.length);
+        assertThat(sentB.get()).isEqualTo(big.length);
+        a.finishAndReleaseAll();
+        b.finishAndReleaseAll();
+    }
+
+    /** A channel that tells {@code streamer[0]} of writability changes, as the connection's handler does. */
+    private static EmbeddedChannel channelFor(BodyStreamer[] streamer) {
+        return new EmbeddedChannel(new io.netty.channel.ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelWritabilityChanged(io.netty.channel.ChannelHandlerContext ctx) {
+                if (streamer[0] != null) {
+                    streamer[0].writabilityChanged();
+                }
+            }
+        });
+    }
+
+    @Test
+    void twoBodiesOfOneLoopShareItsTurnsRoundRobin() {
+        byte[] big = data(4_000_000);
+        BodyStreamer[] sa = new BodyStreamer[1];
+        BodyStreamer[] sb = new BodyStreamer[1];
+        EmbeddedChannel a = channelFor(sa);
+        EmbeddedChannel b = channelFor(sb);
+        // clients that read as fast as the loop writes: the channels stay writable, so only the scheduler decides
+        for (EmbeddedChannel ch : List.of(a, b)) {
+            ch.config().setWriteBufferWaterMark(new io.netty.channel.WriteBufferWaterMark(16 << 20, 32 << 20));
+        }
+        WriteScheduler scheduler = new WriteScheduler(a.eventLoop());
+        AtomicLong sentA = new AtomicLong();
+        AtomicLong sentB = new AtomicLong();
+        AtomicReference<Boolean> doneA = new AtomicReference<>();
+        AtomicReference<Boolean> doneB = new AtomicReference<>();
+        long[] atEnd = {-1, -1}; // how far the other body was when each ended
+        sa[0] = new BodyStreamer(a, new ArrayStoredObject(big, big.length, true, false),
+                List.of(new BodyStreamer.Part(null, 0, -1)), null, sentA::addAndGet, ok -> {
+                    atEnd[0] = sentB.get();
+                    doneA.set(ok);
+                }, scheduler, INLINE);
+        sb[0] = new BodyStreamer(b, new ArrayStoredObject(big, big.length, true, false),
+                List.of(new BodyStreamer.Part(null, 0, -1)), null, sentB::addAndGet, ok -> {
+                    atEnd[1] = sentA.get();
+                    doneB.set(ok);
+                }, scheduler, INLINE);
+        sa[0].start();
+        sb[0].start();
+        for (int i = 0; i < 10_000 && (doneA.get() == null || doneB.get() == null); i++) {
+            a.runScheduledPendingTasks();
+            a.runPendingTasks();
+            b.runPendingTasks();
+            drain(a, new ByteArrayOutputStream());
+            drain(b, new ByteArrayOutputStream());
+        }
+        assertThat(doneA.get()).isTrue();
+        assertThat(doneB.get()).isTrue();
+        // they take turns, not one after the other: when one ends, the other is at most a turn behind
+        assertThat(Math.min(atEnd[0], atEnd[1])).isGreaterThanOrEqualTo(big.length - WriteScheduler.TURN_BYTES
+                - WriteScheduler.SLICE_BYTES);
+        a.finishAndReleaseAll();
+        b.finishAndReleaseAll();
+    }
+
+    @Test
     void framesPartsWithTheirPrefixesAndTheTrailer() {
         byte[] body = data(5000);
         ArrayStoredObject obj = new ArrayStoredObject(body, body.length, true, true);
