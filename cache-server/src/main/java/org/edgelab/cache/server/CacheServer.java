@@ -28,6 +28,7 @@ import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.cache.store.LoopStore;
 import org.edgelab.cache.store.StoreExecutor;
 import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StoreCall;
 
 /**
  * A running edge cache: an HTTP/1.1 listener in front of one origin, storing into an
@@ -77,6 +78,12 @@ public final class CacheServer implements AutoCloseable {
             LoopStore loopStore = new LoopStore(store, executor);
             FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.originAuthority());
             ServerContext sc = new ServerContext(config, loopStore, origin, fetches, stats);
+            stats.gauge("store_executor_admitted", executor::admitted);
+            stats.gauge("store_executor_waiting", executor::waiting);
+            stats.gauge("store_executor_calls_total", () -> executor.totals()[0]);
+            stats.gauge("store_executor_waited_in_line_total", () -> executor.totals()[1]);
+            stats.gauge("loop_turns_total", () -> sum(sc, 0));
+            stats.gauge("loop_turns_with_bodies_left_total", () -> sum(sc, 1));
             Channel listener = new ServerBootstrap()
                     .group(group)
                     .channel(serverClass)
@@ -89,7 +96,8 @@ public final class CacheServer implements AutoCloseable {
                     .syncUninterruptibly().channel();
             Channel admin = null;
             if (config.adminPort() >= 0) {
-                AdminHandler adminHandler = new AdminHandler(stats, store);
+                AdminHandler adminHandler = new AdminHandler(stats, store,
+                        loopStore.blocks(StoreCall.USAGE) ? executor::execute : Runnable::run);
                 admin = new ServerBootstrap()
                         .group(group)
                         .channel(serverClass)
@@ -111,6 +119,15 @@ public final class CacheServer implements AutoCloseable {
             executor.close(5_000);
             throw e;
         }
+    }
+
+    /** Sums one of the loops' write-scheduler figures (read racily: a gauge). */
+    private static long sum(ServerContext sc, int figure) {
+        long n = 0;
+        for (WriteScheduler w : sc.schedulers()) {
+            n += w.figures()[figure];
+        }
+        return n;
     }
 
     /** Returns the HTTP port the server listens on. */

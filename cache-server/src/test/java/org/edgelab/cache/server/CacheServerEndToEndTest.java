@@ -236,7 +236,9 @@ class CacheServerEndToEndTest {
         assertThat(metrics.body()).contains("# TYPE edgelab_cache_requests_total counter")
                 .containsPattern("edgelab_cache_requests_total\\{result=\"hit\"} [1-9]")
                 .containsPattern("edgelab_cache_requests_total\\{result=\"miss\"} [1-9]")
-                .contains("edgelab_cache_open_connections ");
+                .contains("edgelab_cache_open_connections ")
+                .containsPattern("edgelab_cache_loop_turns_total [1-9]")
+                .contains("edgelab_cache_store_executor_waiting ");
         HttpResponse<String> health = c.send(HttpRequest.newBuilder(base.resolve("/health")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(health.body()).isEqualTo("ok\n");
