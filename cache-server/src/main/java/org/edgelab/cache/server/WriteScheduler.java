@@ -41,6 +41,7 @@ final class WriteScheduler {
     private final EventLoop loop;
     private final ArrayDeque<BodyStreamer> ready = new ArrayDeque<>();
     private boolean drainScheduled;
+    private boolean visiting;
     private long turnBytes;
     private long turnStart = System.nanoTime();
     private long turns;
@@ -88,13 +89,24 @@ final class WriteScheduler {
     }
 
     private void visit(BodyStreamer s) {
-        turnBytes += s.writeSlice(SLICE_BYTES);
+        visiting = true;
+        try {
+            turnBytes += s.writeSlice(SLICE_BYTES);
+        } finally {
+            visiting = false;
+        }
         if (s.wantsToWrite()) {
             ready(s);
         }
     }
 
     private void drain() {
+        if (visiting) {
+            // Run from inside a body's write (an EmbeddedChannel runs due tasks in flush): the body
+            // being written is out of the queue now, so a drain here would leave it out. Later.
+            LoopTurns.afterNextIo(loop, this::drain);
+            return;
+        }
         drainScheduled = false;
         while (!ready.isEmpty() && turnHasRoom()) {
             BodyStreamer s = ready.pollFirst();
