@@ -205,7 +205,6 @@ public final class Fetch implements OriginResponseListener {
         synchronized (this) {
             state = State.OPENING;
         }
-        pauseOrigin(true);
         lane.submit(StoreCall.BEGIN, StoreCall.COMMIT, 0, () -> {
             if (!vary.isEmpty()) {
                 writeMarker(vary, responseTime);
@@ -218,6 +217,11 @@ public final class Fetch implements OriginResponseListener {
                 startStoring(w, meta, length, vary);
             }
         }, null);
+        synchronized (this) {
+            if (state == State.OPENING) {
+                pauseOrigin(true); // the write opens on the executor: read no body meanwhile
+            }
+        }
     }
 
     private void writeMarker(List<String> vary, long now) throws IOException {

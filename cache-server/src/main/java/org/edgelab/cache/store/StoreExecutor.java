@@ -73,12 +73,15 @@ public final class StoreExecutor implements AutoCloseable {
                 admitFromLine();
             }
         };
-        if (admitted.incrementAndGet() <= capacity) {
-            pool.execute(wrapped);
-            return;
-        }
-        admitted.decrementAndGet();
         synchronized (line) {
+            // first come, first served: nobody passes a caller already waiting in line
+            if (line.isEmpty() && admitted.incrementAndGet() <= capacity) {
+                pool.execute(wrapped);
+                return;
+            }
+            if (line.isEmpty()) {
+                admitted.decrementAndGet();
+            }
             line.addLast(wrapped);
         }
         waitedInLine.incrementAndGet();
