@@ -18,10 +18,10 @@ import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.http.CacheControl;
-import org.edgelab.cache.http.Conditionals;
 import org.edgelab.cache.http.Freshness;
 import org.edgelab.cache.http.HopByHop;
 import org.edgelab.cache.http.Storability;
+import org.edgelab.cache.http.StoredConditionals;
 import org.edgelab.cache.http.VaryKeys;
 import org.edgelab.cache.origin.OriginException;
 import org.edgelab.cache.origin.OriginExchange;
@@ -171,7 +171,7 @@ public final class Fetch implements OriginResponseListener {
         long responseTime = System.currentTimeMillis();
         int status = response.status().code();
         HttpHeaders headers = response.headers();
-        if (stale != null && status == 304 && Conditionals.notModifiedMatches(stale, headers)) {
+        if (stale != null && status == 304 && StoredConditionals.notModifiedMatches(stale, headers)) {
             refreshStale(headers, responseTime);
             return;
         }
@@ -291,7 +291,7 @@ public final class Fetch implements OriginResponseListener {
     }
 
     private void refreshStale(HttpHeaders notModified, long responseTime) {
-        List<HeaderField> merged = Conditionals.mergeNotModified(stale.headers(), notModified);
+        List<HeaderField> merged = StoredConditionals.mergeNotModified(stale.headers(), notModified);
         long expiresAt = Freshness.expiresAtMillis(stale.status(), merged, requestTimeMillis, responseTime);
         ObjectMetadata refreshed = stale.refreshed(merged, requestTimeMillis, responseTime, expiresAt);
         lane.submit(StoreCall.UPDATE_METADATA, 0, () -> store.store().updateMetadata(staleKey, refreshed), (ok, err) -> {

@@ -5,7 +5,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.edgelab.cache.admin.CacheStats;
-import org.edgelab.cache.http.Conditionals;
+import org.edgelab.cache.http.StoredConditionals;
 import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.cache.origin.OriginRequests;
 import org.edgelab.storage.api.CacheKey;
@@ -113,7 +113,7 @@ public final class FetchRegistry {
             stats.revalidation();
         }
         origin.send(loop, OriginRequests.fill(request, originAuthority,
-                stale == null ? null : Conditionals.revalidationHeaders(stale)), null, fetch);
+                stale == null ? null : StoredConditionals.revalidationHeaders(stale)), null, fetch);
     }
 
     /**

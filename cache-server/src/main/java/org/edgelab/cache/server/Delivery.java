@@ -20,10 +20,11 @@ import java.util.concurrent.CompletionStage;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.admin.CacheStats.Result;
 import org.edgelab.cache.admin.PhaseTimes;
-import org.edgelab.cache.http.ByteRanges;
-import org.edgelab.cache.http.Conditionals;
 import org.edgelab.cache.http.Freshness;
-import org.edgelab.cache.http.MultipartByteranges;
+import org.edgelab.cache.http.StoredConditionals;
+import org.edgelab.http.ByteRanges;
+import org.edgelab.http.Conditionals;
+import org.edgelab.http.MultipartByteranges;
 import org.edgelab.storage.api.HeaderField;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.StoredObject;
@@ -87,7 +88,7 @@ final class Delivery {
             return;
         }
         Conditionals.Outcome outcome = status / 100 == 2
-                ? Conditionals.evaluate(request.method(), request.headers(), meta) : Conditionals.Outcome.SERVE;
+                ? StoredConditionals.evaluate(request.method(), request.headers(), meta) : Conditionals.Outcome.SERVE;
         if (outcome == Conditionals.Outcome.NOT_MODIFIED) {
             HttpResponse resp = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_MODIFIED);
             for (HeaderField f : meta.headers()) {
@@ -106,7 +107,7 @@ final class Delivery {
             return;
         }
         if (status == 200 && range != null && length >= 0
-                && Conditionals.ifRangeMatches(request.headers().get(HttpHeaderNames.IF_RANGE), meta)) {
+                && StoredConditionals.ifRangeMatches(request.headers().get(HttpHeaderNames.IF_RANGE), meta)) {
             ByteRanges.RangeRequest rr = ByteRanges.parse(range, length, sc.config().maxRanges());
             if (rr instanceof ByteRanges.Unsatisfiable u) {
                 HttpResponse resp = storedResponse(meta, HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE);

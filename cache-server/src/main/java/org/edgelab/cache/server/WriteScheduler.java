@@ -2,7 +2,7 @@ package org.edgelab.cache.server;
 
 import io.netty.channel.EventLoop;
 import java.util.ArrayDeque;
-import org.edgelab.origin.transport.LoopTurns;
+import org.edgelab.transport.LoopTurns;
 
 /**
  * The one writer of response bodies on an event loop: a response head goes out in the turn in
