@@ -71,6 +71,9 @@ public final class PrometheusText {
             b.append("edgelab_cache_phase_seconds_sum").append(phase).append("} ").append(number(p.sumSeconds())).append('\n');
             b.append("edgelab_cache_phase_seconds_count").append(phase).append("} ").append(p.count()).append('\n');
         }
+        for (Map.Entry<String, Long> e : s.gauges().entrySet()) {
+            simple(b, "edgelab_cache_" + e.getKey(), "gauge", "A server figure (see CacheStats.gauge).", e.getValue());
+        }
         header(b, "edgelab_store_info", "gauge", "The storage engine, and its settings and states as labels; always 1.");
         b.append("edgelab_store_info{engine=\"").append(escape(s.engine())).append('"');
         StoreStats st = s.storeStats();
