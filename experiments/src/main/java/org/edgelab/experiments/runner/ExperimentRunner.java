@@ -173,7 +173,8 @@ public final class ExperimentRunner {
             int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));
             LoadResult warm = LoadRunner.run(LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
                     .threads(Math.min(threads, warmConnections)).duration(max(Duration.ofSeconds(60), load.duration().multipliedBy(4)))
-                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L).build());
+                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L)
+                    .onInterval(progress::interval).build());
             if (warm.counters().goodResponses() < objects) {
                 progress.note("warm-up of " + cell.id() + " fetched " + warm.counters().goodResponses() + " of " + objects
                         + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
@@ -185,7 +186,8 @@ public final class ExperimentRunner {
                 .workload(new MeasuredOnly(workload))
                 .verify(target.syntheticContent())
                 .link(cell.link().bitsPerSecond() == 0 && cell.link().oneWayLatency().isZero() ? LinkEmulation.NONE
-                        : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency()));
+                        : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency()))
+                .onInterval(progress::interval);
         if (!load.settle().isZero()) {
             // A run of its own before the counters are read, so the row's server CPU, hits and power
             // cover the measured run only.
@@ -197,19 +199,7 @@ public final class ExperimentRunner {
         CpuSample cpuBefore = target.cpu();
         PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
-        progress.watch(() -> {
-            try {
-                return target.counters().requests();
-            } catch (IOException e) {
-                return -1L;
-            }
-        });
-        LoadResult result;
-        try {
-            result = LoadRunner.run(config);
-        } finally {
-            progress.unwatch();
-        }
+        LoadResult result = LoadRunner.run(config);
         ServerCounters after = target.counters();
         CpuSample cpuAfter = target.cpu();
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
