@@ -350,13 +350,40 @@ final class WriteBatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * Commits operations that add no bytes (deletions, metadata). In a full map even a deletion
+     * needs pages for its copy-on-write path, so a map-full here waits, as a write does, for the
+     * pages the last commit or the open read snapshots still hold, before it fails the operations.
+     */
     private void commitOrFail(List<Op> ops) {
-        try {
-            commit(ops);
-        } catch (LmdbException e) {
-            StorageException se = LmdbErrors.translate(e, "deleting", dir);
-            ops.forEach(op -> op.failed(se));
+        long deadline = System.nanoTime() + MAP_FULL_PATIENCE_NANOS;
+        while (true) {
+            try {
+                commit(ops);
+                return;
+            } catch (Env.MapFullException e) {
+                mapFullRetries++;
+                if (freedPagesAwaitTick) {
+                    tick();
+                    continue;
+                }
+                if (System.nanoTime() < deadline && spaceMaker.snapshotsHeld()) {
+                    pause();
+                    tick();
+                    continue;
+                }
+                fail(ops, e);
+                return;
+            } catch (LmdbException e) {
+                fail(ops, e);
+                return;
+            }
         }
+    }
+
+    private void fail(List<Op> ops, LmdbException e) {
+        StorageException se = LmdbErrors.translate(e, "deleting", dir);
+        ops.forEach(op -> op.failed(se));
     }
 
     private void commit(List<Op> ops) {
