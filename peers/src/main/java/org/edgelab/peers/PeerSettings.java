@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.EdgeLabBuilds;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.storage.api.EngineSettings;
 
 /**

@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import org.edgelab.experiments.descriptor.BuiltinExperiments;
+import org.edgelab.experiments.descriptor.yaml.BuiltinExperiments;
 import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.runner.ExperimentKinds;
 import org.edgelab.experiments.target.Targets;

@@ -3,7 +3,7 @@ package org.edgelab.experiments.matrix;
 import java.util.Map;
 import org.edgelab.experiments.descriptor.ByteSizeValue;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.ServerBuild;
 
 /**
  * One point of an experiment's matrix: a server build under one load setting. Its id names the

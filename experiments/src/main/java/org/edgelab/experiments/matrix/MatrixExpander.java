@@ -7,7 +7,7 @@ import java.util.Map;
 import org.edgelab.experiments.descriptor.ByteSizeValue;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.ServerBuild;
 
 /**
  * Expands a descriptor's matrix into cells: the cross product of the matrix dimensions, the first

@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.edgelab.experiments.descriptor.DurationValue;
 import org.edgelab.units.ByteSize;
+import org.edgelab.units.Durations;
 
 /**
  * The settings a descriptor gives one plugin (the {@code settings:} of a workload, the keys of a power
@@ -144,7 +144,7 @@ public final class PluginSettings {
             return defaultValue;
         }
         try {
-            return DurationValue.parse(v.trim()).duration();
+            return Durations.parse(v.trim());
         } catch (IllegalArgumentException e) {
             throw new SettingException(name, e.getMessage());
         }

@@ -20,11 +20,11 @@ import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.experiments.power.PowerMeter;
-import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.target.CpuSample;
 import org.edgelab.experiments.target.EmbeddedTarget;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
@@ -36,10 +36,10 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.measure.ErrorClass;
-import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.Schedule;
+import org.edgelab.loadgen.measure.ErrorClass;
+import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.units.Durations;
@@ -88,7 +88,7 @@ public final class ExperimentRunner {
         this.storeRoot = options.storeRoot() != null ? options.storeRoot() : directory.resolve("stores");
         this.workloadKind = WorkloadPlugins.get(descriptor.load().workloadKind());
         this.workloadSettings = PluginSettings.of(descriptor.load().workloadSettings());
-        this.power = PowerModels.meter(descriptor.hardware());
+        this.power = descriptor.hardware().powerMeter();
         Map<String, String> methods = new LinkedHashMap<>();
         methods.put("workload", workloadKind.name() + ": " + workloadKind.description());
         methods.put("hit_ratio", workloadKind.method());
@@ -149,7 +149,7 @@ public final class ExperimentRunner {
         Files.createDirectories(workDir);
         Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
-        TargetContext context = new TargetContext(storeDir, workDir, descriptor.hardware(), TARGET_START_TIMEOUT);
+        TargetContext context = targetContext(descriptor, storeDir, workDir);
         try (RunningTarget running = target.start(cell.server(), context)) {
             for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
                 rows.add(runRepetition(target, running, cell, rep));
@@ -164,11 +164,11 @@ public final class ExperimentRunner {
     private ResultRow runRepetition(Target kind, RunningTarget target, Cell cell, int rep) throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
-        Workload workload = workloadKind.create(new WorkloadRequest(load, workloadSettings, cell, "c" + cell.index() + "-"));
+        Workload workload = workloadKind.create(workloadRequest(load, workloadSettings, cell));
         int threads = Math.min(load.threads(), cell.connections());
         progress.phase(cell, rep, "warm-up");
         Workload warmUp = workload.warmUp();
-        if (load.warmUp() && warmUp != null && !cell.server().engine().equals(Descriptor.NO_CACHE)) {
+        if (load.warmUp() && warmUp != null && !cell.server().engine().equals(ServerBuild.NO_CACHE)) {
             long objects = warmUp.size();
             int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));
             LoadResult warm = LoadRunner.run(LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
@@ -291,8 +291,20 @@ public final class ExperimentRunner {
         return new ResultRow(v);
     }
 
+    /** What a target may use for one cell of {@code descriptor}: the cell's folders and the hardware's cores and memory. */
+    public static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir) {
+        return new TargetContext(storeDir, workDir, descriptor.hardware().cores(), descriptor.hardware().memoryBytes(),
+                TARGET_START_TIMEOUT);
+    }
+
+    /** What the workload plugin builds {@code cell}'s requests from; object ids are prefixed {@code c<index>-}. */
+    public static WorkloadRequest workloadRequest(Descriptor.LoadProfile load, PluginSettings settings, Cell cell) {
+        return new WorkloadRequest(cell.objectSize().bytes(), cell.rangeSize().bytes(), load.workingSet(), load.maxObjects(),
+                load.popularity(), load.targetHitRatio(), settings, "c" + cell.index() + "-");
+    }
+
     /** What the server used in a window, for the power meter: busy cores capped at the profile's, disks if it uses them. */
-    public static PowerMeter.Utilisation utilisation(Descriptor descriptor, Target kind, Descriptor.ServerBuild server,
+    public static PowerMeter.Utilisation utilisation(Descriptor descriptor, Target kind, ServerBuild server,
                                                      double serverCpuSeconds, double seconds) {
         int activeDisks = kind.usesDisk(server) ? Math.max(1, descriptor.hardware().disks().size()) : 0;
         double busyCores = Math.min(descriptor.hardware().cores(), serverCpuSeconds / seconds);

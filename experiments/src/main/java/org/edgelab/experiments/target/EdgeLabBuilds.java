@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.plugin.UnknownPluginException;
 import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.StorageEngine;
@@ -30,7 +28,7 @@ public final class EdgeLabBuilds {
 
     /** Checks the engine exists and takes these settings; {@code none} (no cache) takes no settings. */
     public static void validate(ServerBuild build) {
-        if (build.engine().equals(Descriptor.NO_CACHE)) {
+        if (build.engine().equals(ServerBuild.NO_CACHE)) {
             if (!build.settings().isEmpty()) {
                 throw new BuildValidationException("settings", "the no-cache baseline (engine: none) takes no settings");
             }
@@ -51,7 +49,7 @@ public final class EdgeLabBuilds {
 
     /** Empty when the build's engine is on the class path (or is {@code none}). */
     public static Optional<String> unavailableReason(ServerBuild build) {
-        if (build.engine().equals(Descriptor.NO_CACHE) || StorageEngines.names().contains(build.engine())) {
+        if (build.engine().equals(ServerBuild.NO_CACHE) || StorageEngines.names().contains(build.engine())) {
             return Optional.empty();
         }
         return Optional.of("storage engine '" + build.engine() + "' is not on the class path (known: "
@@ -87,6 +85,6 @@ public final class EdgeLabBuilds {
 
     /** Whether the build keeps objects on disk (the power model counts its disks as active). */
     public static boolean usesDisk(ServerBuild build) {
-        return !build.engine().equals("memory") && !build.engine().equals(Descriptor.NO_CACHE);
+        return !build.engine().equals("memory") && !build.engine().equals(ServerBuild.NO_CACHE);
     }
 }

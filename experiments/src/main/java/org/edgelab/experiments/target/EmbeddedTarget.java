@@ -7,8 +7,6 @@ import java.util.Optional;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.OriginStats;
@@ -55,7 +53,7 @@ public final class EmbeddedTarget implements Target {
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         OriginServer origin = OriginServer.start(OriginConfig.builder().host("127.0.0.1").port(0).build());
-        if (build.engine().equals(Descriptor.NO_CACHE)) {
+        if (build.engine().equals(ServerBuild.NO_CACHE)) {
             return new Running(origin, null, null);
         }
         ObjectStore store = null;

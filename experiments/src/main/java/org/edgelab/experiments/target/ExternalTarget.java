@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 
 /**
  * The {@code external} target: a server that is already running on this machine, reached at a loopback

@@ -11,8 +11,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.edgelab.cache.cli.ServeCommand;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.process.ManagedProcess;
 import org.edgelab.experiments.process.ProcessCpu;
 import org.edgelab.origin.cli.OriginCommand;
@@ -151,7 +149,7 @@ public final class ProcessTarget implements Target {
             started.add(origin);
             int originPort = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
             URI originUri = URI.create("http://127.0.0.1:" + originPort);
-            if (build.engine().equals(Descriptor.NO_CACHE)) {
+            if (build.engine().equals(ServerBuild.NO_CACHE)) {
                 return new Running(originUri, origin, null, new ServerStatsReader(originUri.resolve("/_stats")), started);
             }
             Files.createDirectories(context.storeDir());

@@ -2,7 +2,6 @@ package org.edgelab.experiments.target;
 
 import java.io.IOException;
 import java.util.Optional;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.plugin.NamedPlugin;
 
 /**

@@ -12,12 +12,12 @@ import java.time.Duration;
 import java.util.Map;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.storage.api.EngineSettings;
@@ -39,7 +39,7 @@ class ExternalTargetTest {
     }
 
     private TargetContext context() {
-        return new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(60));
+        return new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(60));
     }
 
     @Test

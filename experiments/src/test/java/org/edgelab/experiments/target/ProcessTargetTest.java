@@ -18,12 +18,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.assertj.core.data.Offset;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.target.ServerBuild;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,7 +117,7 @@ class ProcessTargetTest {
         assumeThat(target.unavailableReason(build("memory", Map.of(), Map.of("cpus", "0")))).isEmpty();
         ServerBuild build = build("memory", Map.of("capacity", "16MB"), Map.of("cpus", "0", "heap", "256m", "io_threads", "1"));
         target.validate(build);
-        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(60));
+        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(60));
         RunningTarget running = target.start(build, context);
         try {
             long cache = ProcessHandle.current().children().map(ProcessHandle::pid)
@@ -166,7 +166,7 @@ class ProcessTargetTest {
         assumeThat(target.unavailableReason(build("none", Map.of(), Map.of("origin_cpus", "0")))).isEmpty();
         // a CPU this machine does not have: taskset refuses before any JVM starts, and says why in the log
         ServerBuild build = build("memory", Map.of(), Map.of("origin_cpus", "9999"));
-        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(60));
+        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(60));
         long start = System.nanoTime();
         assertThatThrownBy(() -> target.start(build, context))
                 .isInstanceOf(IOException.class)

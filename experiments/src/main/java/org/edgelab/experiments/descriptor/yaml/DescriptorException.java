@@ -1,4 +1,4 @@
-package org.edgelab.experiments.descriptor;
+package org.edgelab.experiments.descriptor.yaml;
 
 /**
  * A descriptor is invalid: the message names the file, the line and column (when known), the field

@@ -1,4 +1,4 @@
-package org.edgelab.experiments.descriptor;
+package org.edgelab.experiments.descriptor.yaml;
 
 import java.io.IOException;
 import java.io.InputStream;

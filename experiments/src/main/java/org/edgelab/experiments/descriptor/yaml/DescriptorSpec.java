@@ -1,7 +1,8 @@
-package org.edgelab.experiments.descriptor;
+package org.edgelab.experiments.descriptor.yaml;
 
 import java.util.List;
 import java.util.Map;
+import org.edgelab.experiments.descriptor.ByteSizeValue;
 
 /**
  * One descriptor file exactly as written, bound from YAML with every field optional (an include or

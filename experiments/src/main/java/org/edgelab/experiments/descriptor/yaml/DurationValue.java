@@ -1,4 +1,4 @@
-package org.edgelab.experiments.descriptor;
+package org.edgelab.experiments.descriptor.yaml;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

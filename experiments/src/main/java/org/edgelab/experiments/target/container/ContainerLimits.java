@@ -1,7 +1,6 @@
 package org.edgelab.experiments.target.container;
 
 import java.util.Map;
-import org.edgelab.experiments.descriptor.Descriptor.Hardware;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.units.ByteSize;
 
@@ -25,10 +24,13 @@ public record ContainerLimits(double cpus, long memoryBytes, boolean capped) {
     /** The least memory limit accepted: a JVM with a cache server needs more than Docker's 6 MB minimum. */
     public static final long MIN_MEMORY = 64L * 1024 * 1024;
 
-    /** The limits for a build on a machine with {@code hostCores} cores. */
-    public static ContainerLimits of(Hardware hardware, Map<String, String> targetSettings, int hostCores) {
-        double cpus = targetSettings.containsKey(CPUS) ? parseCpus(targetSettings.get(CPUS)) : Math.max(0, hardware.cores());
-        long memory = targetSettings.containsKey(MEMORY) ? parseMemory(targetSettings.get(MEMORY)) : Math.max(0, hardware.memoryBytes());
+    /**
+     * The limits for a build given {@code cores} and {@code memoryBytes} by the hardware assumptions, on a machine
+     * with {@code hostCores} cores.
+     */
+    public static ContainerLimits of(int cores, long memoryBytes, Map<String, String> targetSettings, int hostCores) {
+        double cpus = targetSettings.containsKey(CPUS) ? parseCpus(targetSettings.get(CPUS)) : Math.max(0, cores);
+        long memory = targetSettings.containsKey(MEMORY) ? parseMemory(targetSettings.get(MEMORY)) : Math.max(0, memoryBytes);
         boolean capped = cpus > hostCores;
         return new ContainerLimits(capped ? hostCores : cpus, memory, capped);
     }

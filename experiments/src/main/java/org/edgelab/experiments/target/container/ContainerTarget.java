@@ -9,12 +9,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.EdgeLabBuilds;
 import org.edgelab.experiments.target.JvmCommand;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
 import org.testcontainers.DockerClientFactory;
@@ -116,15 +115,15 @@ public final class ContainerTarget implements Target {
         }
         ServerImages.ServerImage image = ServerImages.serverImage();
         Files.createDirectories(context.workDir());
-        ContainerLimits limits = ContainerLimits.of(context.hardware(), build.targetSettings(), Runtime.getRuntime().availableProcessors());
+        ContainerLimits limits = ContainerLimits.of(context.cores(), context.memoryBytes(), build.targetSettings(), Runtime.getRuntime().availableProcessors());
         if (limits.capped()) {
             System.getLogger(ContainerTarget.class.getName()).log(System.Logger.Level.WARNING, "server '" + build.name()
-                    + "': the hardware assumptions ask for " + context.hardware().cores() + " cores; this machine has "
+                    + "': the hardware assumptions ask for " + context.cores() + " cores; this machine has "
                     + limits.cpus() + ", so the container is limited to " + limits.cpus());
         }
         List<String> originCommand = command(image, List.of(), ORIGIN_MAIN, List.of("--port", "0"));
         List<String> cacheArguments = new ArrayList<>();
-        if (!build.engine().equals(Descriptor.NO_CACHE)) {
+        if (!build.engine().equals(ServerBuild.NO_CACHE)) {
             Files.createDirectories(context.storeDir());
             cacheArguments.addAll(List.of("--port", "0", "--admin-port", "0", "--engine", build.engine()));
             for (Map.Entry<String, String> setting : EdgeLabBuilds.storeSettings(build, context.storeDir()).entrySet()) {
@@ -134,7 +133,7 @@ public final class ContainerTarget implements Target {
         String javaOptions = build.targetSettings().getOrDefault(JAVA_OPTIONS, DEFAULT_JAVA_OPTIONS).trim();
         List<String> cacheJvmFlags = javaOptions.isEmpty() ? List.of() : List.of(javaOptions.split("\\s+"));
         return ServerContainers.start(image.name(), originCommand,
-                build.engine().equals(Descriptor.NO_CACHE) ? null : command(image, cacheJvmFlags, CACHE_MAIN, cacheArguments),
+                build.engine().equals(ServerBuild.NO_CACHE) ? null : command(image, cacheJvmFlags, CACHE_MAIN, cacheArguments),
                 limits, context);
     }
 

@@ -1,4 +1,4 @@
-package org.edgelab.experiments.descriptor;
+package org.edgelab.experiments.descriptor.yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.edgelab.experiments.descriptor.ByteSizeValue;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.target.ServerBuild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -167,7 +170,7 @@ class DescriptorLoaderTest {
                     optional: true
                 """);
         Descriptor d = DescriptorLoader.load(file.toString(), false);
-        assertThat(d.servers()).extracting(Descriptor.ServerBuild::name).containsExactly("memory");
+        assertThat(d.servers()).extracting(ServerBuild::name).containsExactly("memory");
         assertThat(d.notes()).singleElement().asString().contains("future").contains("not-built-yet");
     }
 
@@ -244,7 +247,7 @@ class DescriptorLoaderTest {
     @Test
     void builtinVarnishEdgeComparesEveryEngineAndHasAQuickVariant() {
         Descriptor full = DescriptorLoader.load("varnish-edge", false);
-        assertThat(full.servers()).extracting(Descriptor.ServerBuild::engine)
+        assertThat(full.servers()).extracting(ServerBuild::engine)
                 .containsExactly("memory", "raw-log", "raw-files", "tiered", "lmdb");
         assertThat(full.load().objectSizes()).extracting(ByteSizeValue::bytes)
                 .containsExactly(100_000L, 500_000L, 1_000_000L, 10_000_000L, 16_000_000L, 50_000_000L);
@@ -269,7 +272,7 @@ class DescriptorLoaderTest {
     @Test
     void builtinBoosterHttpHasTheNoCacheBaselineRangesAndLinks() {
         Descriptor full = DescriptorLoader.load("booster-http", false);
-        assertThat(full.servers().get(0).engine()).isEqualTo(Descriptor.NO_CACHE);
+        assertThat(full.servers().get(0).engine()).isEqualTo(ServerBuild.NO_CACHE);
         assertThat(full.load().rangeSizes()).extracting(ByteSizeValue::bytes).containsExactly(0L, 1L << 20, 10L << 20, 100L << 20);
         assertThat(full.load().links()).extracting(Descriptor.Link::bitsPerSecond).containsExactly(1_000_000_000L, 10_000_000_000L);
         assertThat(full.load().links()).allSatisfy(l -> assertThat(l.oneWayLatency()).hasMillis(40));

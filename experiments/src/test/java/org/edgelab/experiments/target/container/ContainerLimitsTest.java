@@ -3,35 +3,29 @@ package org.edgelab.experiments.target.container;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
 import java.util.Map;
-import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.junit.jupiter.api.Test;
 
 class ContainerLimitsTest {
 
-    private static Descriptor.Hardware hardware(int cores, long memory) {
-        return new Descriptor.Hardware("h", "", cores, memory, List.of(), Descriptor.Link.NONE, Descriptor.Power.NONE);
-    }
-
     @Test
     void hardwareAssumptionsBecomeLimitsAndTargetSettingsOverrideThem() {
-        ContainerLimits fromHardware = ContainerLimits.of(hardware(2, 4L << 30), Map.of(), 8);
+        ContainerLimits fromHardware = ContainerLimits.of(2, 4L << 30, Map.of(), 8);
         assertThat(fromHardware.nanoCpus()).isEqualTo(2_000_000_000L);
         assertThat(fromHardware.memoryBytes()).isEqualTo(4L << 30);
         assertThat(fromHardware.capped()).isFalse();
 
-        ContainerLimits overridden = ContainerLimits.of(hardware(2, 4L << 30), Map.of("cpus", "1.5", "memory", "512MiB"), 8);
+        ContainerLimits overridden = ContainerLimits.of(2, 4L << 30, Map.of("cpus", "1.5", "memory", "512MiB"), 8);
         assertThat(overridden.nanoCpus()).isEqualTo(1_500_000_000L);
         assertThat(overridden.memoryBytes()).isEqualTo(512L << 20);
 
-        assertThat(ContainerLimits.of(hardware(4, 0), Map.of(), 8).memoryBytes()).isZero();
+        assertThat(ContainerLimits.of(4, 0, Map.of(), 8).memoryBytes()).isZero();
     }
 
     @Test
     void moreCoresThanTheHostHasAreCappedAndSaidSo() {
-        ContainerLimits limits = ContainerLimits.of(hardware(32, 0), Map.of(), 2);
+        ContainerLimits limits = ContainerLimits.of(32, 0, Map.of(), 2);
         assertThat(limits.cpus()).isEqualTo(2.0);
         assertThat(limits.capped()).isTrue();
     }

@@ -18,13 +18,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Targets;
@@ -77,11 +78,11 @@ class ContainerTargetTest {
     void cacheContainerGetsTheLimitsTheStoreAndTheRunnersUserAndIsRemovedOnClose() throws Exception {
         DockerRequirement.assumeDocker();
         ContainerTarget target = (ContainerTarget) Targets.get("container");
-        Descriptor.ServerBuild build = new Descriptor.ServerBuild("disk", "container", "raw-files",
+        ServerBuild build = new ServerBuild("disk", "container", "raw-files",
                 Map.of("dir", "${store}", "capacity", "16MB"), Map.of("cpus", "0.5", "memory", "256MiB"));
         target.validate(build);
         Path store = dir.resolve("store");
-        TargetContext context = new TargetContext(store, dir.resolve("work"), hardware(64), Duration.ofSeconds(60));
+        TargetContext context = new TargetContext(store, dir.resolve("work"), 64, 0, Duration.ofSeconds(60));
 
         RunningTarget running = target.start(build, context);
         try {
@@ -127,9 +128,9 @@ class ContainerTargetTest {
     @Test
     void theNoCacheBaselineRunsTheOriginAloneWithoutLimits() throws Exception {
         DockerRequirement.assumeDocker();
-        Descriptor.ServerBuild build = new Descriptor.ServerBuild("direct", "container", "none", Map.of(), Map.of());
+        ServerBuild build = new ServerBuild("direct", "container", "none", Map.of(), Map.of());
         try (RunningTarget running = Targets.get("container").start(build,
-                new TargetContext(dir.resolve("store"), dir.resolve("work"), hardware(1), Duration.ofSeconds(60)))) {
+                new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(60)))) {
             HttpResponse<Void> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     running.clientUri().resolve("/objects/1000/direct")).build(), HttpResponse.BodyHandlers.discarding());
             assertThat(response.statusCode()).isEqualTo(200);
@@ -144,10 +145,10 @@ class ContainerTargetTest {
     @Test
     void aServerThatCannotStartFailsWithItsLogAndLeavesNoContainer() {
         DockerRequirement.assumeDocker();
-        Descriptor.ServerBuild build = new Descriptor.ServerBuild("bad", "container", "raw-files",
+        ServerBuild build = new ServerBuild("bad", "container", "raw-files",
                 Map.of("dir", "${store}", "capacity", "16MB"), Map.of("java_options", "-XX:+NoSuchJvmFlag"));
         assertThatThrownBy(() -> Targets.get("container").start(build,
-                new TargetContext(dir.resolve("store"), dir.resolve("work"), hardware(1), Duration.ofSeconds(30))))
+                new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(30))))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("cache container")
                 .hasMessageContaining("NoSuchJvmFlag");
@@ -157,20 +158,16 @@ class ContainerTargetTest {
     @Test
     void validationNamesTheTargetSettingAtFault() {
         ContainerTarget target = new ContainerTarget();
-        assertThatThrownBy(() -> target.validate(new Descriptor.ServerBuild("m", "container", "memory", Map.of(),
+        assertThatThrownBy(() -> target.validate(new ServerBuild("m", "container", "memory", Map.of(),
                 Map.of("cpu_list", "0-1")))).isInstanceOf(BuildValidationException.class)
                 .hasMessageContaining("cpu_list").hasMessageContaining("cpus, java_options, memory")
                 .extracting(e -> ((BuildValidationException) e).field()).isEqualTo("target_settings");
-        assertThatThrownBy(() -> target.validate(new Descriptor.ServerBuild("m", "container", "memory", Map.of(),
+        assertThatThrownBy(() -> target.validate(new ServerBuild("m", "container", "memory", Map.of(),
                 Map.of("memory", "10 MX")))).hasMessageContaining("memory:");
-        assertThatThrownBy(() -> target.validate(new Descriptor.ServerBuild("m", "container", "no-such-engine", Map.of(),
+        assertThatThrownBy(() -> target.validate(new ServerBuild("m", "container", "no-such-engine", Map.of(),
                 Map.of()))).extracting(e -> ((BuildValidationException) e).field()).isEqualTo("engine");
-        target.validate(new Descriptor.ServerBuild("m", "container", "memory", Map.of("capacity", "1MB"),
+        target.validate(new ServerBuild("m", "container", "memory", Map.of("capacity", "1MB"),
                 Map.of("cpus", "1.5", "memory", "1GiB", "java_options", "-Xss512k")));
-    }
-
-    private static Descriptor.Hardware hardware(int cores) {
-        return new Descriptor.Hardware("test", "test", cores, 0, List.of(), Descriptor.Link.NONE, Descriptor.Power.NONE);
     }
 
     private static DockerClient docker() {
