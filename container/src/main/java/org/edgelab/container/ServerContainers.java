@@ -1,4 +1,4 @@
-package org.edgelab.experiments.target.container;
+package org.edgelab.container;
 
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;

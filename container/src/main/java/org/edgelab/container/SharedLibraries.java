@@ -1,4 +1,4 @@
-package org.edgelab.experiments.target.container;
+package org.edgelab.container;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -4,4 +4,4 @@
  * libraries it needs and the runner's own class path, run with Testcontainers on the host network,
  * with CPU and memory limits from the hardware assumptions.
  */
-package org.edgelab.experiments.target.container;
+package org.edgelab.container;

@@ -1,4 +1,4 @@
-package org.edgelab.experiments.target.container;
+package org.edgelab.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,7 +48,7 @@ class ContainerTargetTest {
     void quickExperimentRunsEndToEndInContainers() throws IOException {
         DockerRequirement.assumeDocker();
         // the same file scripts/ci-docker.sh runs with ./edgelab run ... --quick
-        Path file = Path.of(URI.create(ContainerTargetTest.class.getResource("/container/container-quick.yaml").toString()));
+        Path file = Path.of(URI.create(ContainerTargetTest.class.getResource("/container-quick.yaml").toString()));
         Descriptor descriptor = DescriptorLoader.load(file.toString(), true);
         RunResult result = ExperimentRunner.run(descriptor, RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(System.out));
 

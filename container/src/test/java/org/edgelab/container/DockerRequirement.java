@@ -1,4 +1,4 @@
-package org.edgelab.experiments.target.container;
+package org.edgelab.container;
 
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,4 +1,4 @@
-package org.edgelab.experiments.target.container;
+package org.edgelab.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
