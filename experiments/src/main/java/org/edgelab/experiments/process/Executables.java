@@ -1,4 +1,4 @@
-package org.edgelab.peers;
+package org.edgelab.experiments.process;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,14 +9,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Finds a peer's executables on {@code PATH} and in the system directories Debian installs daemons to
- * ({@code /usr/sbin}, which a non-root {@code PATH} often lacks). Stateless and thread-safe.
+ * Finds the executables the runner starts (peers' daemons, load clients such as wrk, taskset) on
+ * {@code PATH} and in the system directories Debian installs them to ({@code /usr/sbin}, which a non-root
+ * {@code PATH} often lacks). Stateless and thread-safe.
  */
-public final class PeerBinaries {
+public final class Executables {
 
     private static final List<String> SYSTEM_DIRS = List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");
 
-    private PeerBinaries() {
+    private Executables() {
     }
 
     /** The executable {@code name}, if installed. */

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.edgelab.cache.cli.ServeCommand;
+import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.process.ManagedProcess;
 import org.edgelab.experiments.process.ProcessCpu;
 import org.edgelab.origin.cli.OriginCommand;
@@ -133,7 +134,7 @@ public final class ProcessTarget implements Target {
             return Optional.of("/proc/<pid>/stat is not readable: the process target measures the servers' CPU time there (Linux only)");
         }
         boolean pinned = build.targetSettings().containsKey("cpus") || build.targetSettings().containsKey("origin_cpus");
-        if (pinned && JvmCommand.findOnPath("taskset").isEmpty()) {
+        if (pinned && Executables.find("taskset").isEmpty()) {
             return Optional.of("taskset not found: apt-get install util-linux");
         }
         return Optional.empty();

@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
-import org.edgelab.peers.PeerBinaries;
 import org.edgelab.peers.PeerLauncher;
 import org.edgelab.peers.PeerSettings;
 import org.edgelab.peers.PeerStart;
@@ -78,7 +78,7 @@ public final class NginxTarget implements Target {
 
     @Override
     public Optional<String> unavailableReason(ServerBuild build) {
-        return PeerBinaries.missing(PACKAGE, "nginx");
+        return Executables.missing(PACKAGE, "nginx");
     }
 
     @Override
@@ -89,7 +89,7 @@ public final class NginxTarget implements Target {
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         EngineSettings settings = settings(build);
-        Path nginx = PeerBinaries.require("nginx", PACKAGE);
+        Path nginx = Executables.require("nginx", PACKAGE);
         return PeerStart.behindOrigin((origin, cleanup) -> {
             Files.createDirectories(context.workDir());
             // pid file, access log and request-body temp files: kept out of the results

@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
-import org.edgelab.peers.PeerBinaries;
 import org.edgelab.peers.PeerLauncher;
 import org.edgelab.peers.PeerSettings;
 import org.edgelab.peers.PeerStart;
@@ -63,7 +63,7 @@ public final class TrafficServerTarget implements Target {
 
     @Override
     public Optional<String> unavailableReason(ServerBuild build) {
-        Optional<String> missing = PeerBinaries.missing(PACKAGE, "traffic_server");
+        Optional<String> missing = Executables.missing(PACKAGE, "traffic_server");
         if (missing.isPresent()) {
             return missing;
         }
@@ -84,7 +84,7 @@ public final class TrafficServerTarget implements Target {
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         EngineSettings settings = settings(build);
-        Path trafficServer = PeerBinaries.require("traffic_server", PACKAGE);
+        Path trafficServer = Executables.require("traffic_server", PACKAGE);
         return PeerStart.behindOrigin((origin, cleanup) -> {
             Path cacheDir = PeerSettings.storePath(settings.string("path", null), context.storeDir());
             if (!Files.exists(cacheDir)) {

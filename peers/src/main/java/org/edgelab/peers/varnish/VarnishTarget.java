@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
-import org.edgelab.peers.PeerBinaries;
 import org.edgelab.peers.PeerLauncher;
 import org.edgelab.peers.PeerSettings;
 import org.edgelab.peers.PeerStart;
@@ -64,7 +64,7 @@ public final class VarnishTarget implements Target {
 
     @Override
     public Optional<String> unavailableReason(ServerBuild build) {
-        return PeerBinaries.missing(PACKAGE, "varnishd", "varnishstat");
+        return Executables.missing(PACKAGE, "varnishd", "varnishstat");
     }
 
     @Override
@@ -75,8 +75,8 @@ public final class VarnishTarget implements Target {
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         EngineSettings settings = settings(build);
-        Path varnishd = PeerBinaries.require("varnishd", PACKAGE);
-        Path varnishstat = PeerBinaries.require("varnishstat", PACKAGE);
+        Path varnishd = Executables.require("varnishd", PACKAGE);
+        Path varnishstat = Executables.require("varnishstat", PACKAGE);
         long size = settings.bytes("size", 0);
         return PeerStart.behindOrigin((origin, cleanup) -> {
             Files.createDirectories(context.workDir());
