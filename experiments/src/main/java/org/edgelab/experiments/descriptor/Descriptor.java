@@ -3,6 +3,7 @@ package org.edgelab.experiments.descriptor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerModels;
@@ -33,7 +34,7 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
                          LoadProfile load, Hardware hardware, List<String> matrix) {
 
     /** Dimension names a matrix may cross. */
-    public static final List<String> DIMENSIONS = List.of("server", "object_size", "connections", "range_size", "link");
+    public static final List<String> DIMENSIONS = List.of("server", "object_size", "connections", "range_size", "link", "client");
 
     public Descriptor {
         settings = Map.copyOf(settings);
@@ -61,13 +62,17 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      * @param links          client links (fan out)
      * @param workloadKind   the workload plugin ({@code objects} by default, {@code trace}, {@code video})
      * @param workloadSettings that plugin's settings, prepared (relative paths resolved)
+     * @param clients        the load clients that send the measured load ({@code loadgen} by default; fan out),
+     *                       those that cannot run on this machine left out with a note
      */
     public record LoadProfile(List<Integer> connections, int threads, Duration duration, Duration timeout, String rate,
                               boolean warmUp, Duration settle, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
                               String popularity, double targetHitRatio, List<ByteSizeValue> rangeSizes,
-                              List<Link> links, String workloadKind, Map<String, String> workloadSettings) {
+                              List<Link> links, String workloadKind, Map<String, String> workloadSettings,
+                              List<ClientChoice> clients) {
         public LoadProfile {
             workloadSettings = Map.copyOf(workloadSettings);
+            clients = List.copyOf(clients);
             connections = List.copyOf(connections);
             objectSizes = List.copyOf(objectSizes);
             rangeSizes = List.copyOf(rangeSizes);

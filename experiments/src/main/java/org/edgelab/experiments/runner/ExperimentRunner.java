@@ -13,8 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
+import org.edgelab.experiments.client.ClientResult;
+import org.edgelab.experiments.client.ClientRun;
+import org.edgelab.experiments.client.LoadClient;
+import org.edgelab.experiments.client.LoadClients;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
@@ -36,9 +40,7 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.Schedule;
-import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
@@ -47,13 +49,15 @@ import org.edgelab.units.Durations;
 /**
  * Runs a {@code matrix} experiment: for each cell, starts the build's target (origin, store and cache),
  * builds the cell's requests with the descriptor's workload plugin, warms the cache with its warm-up
- * pass, runs the load generator once per repetition, collects the server's counters and CPU time, gets
+ * pass (with loadgen), runs the cell's load client ({@code loadgen}, {@code wrk}, ...) once per repetition,
+ * collects the server's counters and CPU time, gets
  * the power from the hardware profile's power model (modelled or measured) and writes one tidy row per
  * repetition.
  *
  * <p>Results go to {@code <root>/<experiment>/<yyyyMMdd-HHmmss>/}: {@code manifest.json},
  * {@code descriptor.yaml}, {@code results.csv} and {@code hlog/<cell>-r<rep>.hlog} (TTLB; TTFB in
- * {@code .ttfb.hlog}). A cell's rows are appended only once all its repetitions have finished, and the
+ * {@code .ttfb.hlog}, where the client measures it); an outside client's script and log stay in
+ * {@code targets/<cell>/}. A cell's rows are appended only once all its repetitions have finished, and the
  * manifest says {@code partial} until the last cell is done, so an interrupted run (Ctrl-C, via a
  * shutdown hook) is consistent and can be resumed.
  *
@@ -98,7 +102,11 @@ public final class ExperimentRunner {
                         + " of the same load unrecorded (load.settle), right after the cache warm-up");
         methods.put("cpu", Manifest.CPU_NOTE);
         methods.put("power", power.method());
-        methods.put("latency", "ttfb/ttlb percentiles from loadgen HdrHistograms, nanoseconds from each request's intended start, written in ms");
+        methods.put("latency", "ttfb/ttlb percentiles from the load client's histograms (clients: how each measures),"
+                + " nanoseconds from each request's intended start, written in ms");
+        methods.put("clients", descriptor.load().clients().stream()
+                .map(c -> (c.name().equals(c.kind()) ? "" : c.name() + " = ") + LoadClients.get(c.kind()).method())
+                .collect(Collectors.joining("; ")) + "; the cache warm-up before each repetition is always loadgen's");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
@@ -179,20 +187,14 @@ public final class ExperimentRunner {
                         + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
             }
         }
-        Function<Duration, LoadConfig.Builder> measuredLoad = length -> LoadConfig.builder().url(target.clientUri())
-                .connections(cell.connections()).threads(threads).duration(length).timeout(load.timeout())
-                .rate(load.rate() == null ? null : RateSchedule.parse(load.rate(), length))
-                .workload(new MeasuredOnly(workload))
-                .verify(target.syntheticContent())
-                .link(cell.link().bitsPerSecond() == 0 && cell.link().oneWayLatency().isZero() ? LinkEmulation.NONE
-                        : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency()));
+        LoadClient client = LoadClients.get(cell.client().kind());
         if (!load.settle().isZero()) {
             // A run of its own before the counters are read, so the row's server CPU, hits and power
             // cover the measured run only.
             progress.phase(cell, rep, "settling");
-            LoadRunner.run(measuredLoad.apply(load.settle()).seed(seed ^ 0x27d4eb2dL).build());
+            client.run(clientRun(target, cell, workload, load.settle(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle"));
         }
-        LoadConfig config = measuredLoad.apply(load.duration()).seed(seed).build();
+        ClientRun measured = clientRun(target, cell, workload, load.duration(), seed, "r" + rep);
         ServerCounters before = target.counters();
         CpuSample cpuBefore = target.cpu();
         PowerMeter.Window window = power.start();
@@ -204,9 +206,9 @@ public final class ExperimentRunner {
                 return -1L;
             }
         });
-        LoadResult result;
+        ClientResult result;
         try {
-            result = LoadRunner.run(config);
+            result = client.run(measured);
         } finally {
             progress.unwatch();
         }
@@ -214,13 +216,24 @@ public final class ExperimentRunner {
         CpuSample cpuAfter = target.cpu();
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
         String hlogTtfb = "hlog/" + cell.fileName() + "-r" + rep + ".ttfb.hlog";
-        result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB);
-        result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB);
+        hlog = result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB) ? hlog : "";
+        hlogTtfb = result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB) ? hlogTtfb : "";
         progress.repetitionDone(result.requestsPerSecond());
         return row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
     }
 
-    private ResultRow row(Target kind, Cell cell, int rep, LoadResult r, ServerCounters before, ServerCounters after,
+    /** One run of the cell's load client: {@code length} of the measured workload (its warm-up left out). */
+    private ClientRun clientRun(RunningTarget target, Cell cell, Workload workload, Duration length, long seed, String label) {
+        Descriptor.LoadProfile load = descriptor.load();
+        LinkEmulation link = cell.link().bitsPerSecond() == 0 && cell.link().oneWayLatency().isZero() ? LinkEmulation.NONE
+                : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency());
+        return new ClientRun(target.clientUri(), new MeasuredOnly(workload), cell.connections(),
+                Math.min(load.threads(), cell.connections()), length, load.timeout(), load.rate(), link,
+                target.syntheticContent(), seed, directory.resolve("targets").resolve(cell.fileName()), label,
+                PluginSettings.of(cell.client().settings()));
+    }
+
+    private ResultRow row(Target kind, Cell cell, int rep, ClientResult r, ServerCounters before, ServerCounters after,
                           CpuSample cpuBefore, CpuSample cpuAfter, PowerMeter.Window window, String hlog, String hlogTtfb) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("experiment", descriptor.name());
@@ -229,16 +242,17 @@ public final class ExperimentRunner {
         v.put("server", cell.server().name());
         v.put("target", cell.server().target());
         v.put("engine", cell.server().engine());
+        v.put("client", cell.client().name());
         v.put("object_size_bytes", String.valueOf(cell.objectSize().bytes()));
         v.put("connections", String.valueOf(cell.connections()));
         v.put("range_size_bytes", String.valueOf(cell.rangeSize().bytes()));
         v.put("link", cell.link().name());
         v.put("link_bps", String.valueOf(cell.link().bitsPerSecond()));
         v.put("link_latency_ms", num(cell.link().oneWayLatency().toNanos() / 1e6));
-        double seconds = r.elapsedSeconds();
-        long bytes = r.counters().bytesRead();
+        double seconds = r.seconds();
+        long bytes = r.bytes();
         double throughputBps = r.throughputBytesPerSecond() * 8;
-        v.put("requests", String.valueOf(r.counters().completed()));
+        v.put("requests", String.valueOf(r.requests()));
         v.put("duration_s", num(seconds));
         v.put("req_per_s", num(r.requestsPerSecond()));
         v.put("bytes", String.valueOf(bytes));
@@ -248,13 +262,10 @@ public final class ExperimentRunner {
         percentiles(v, "ttlb", r.ttlb());
         percentiles(v, "ttfb_hit", r.ttfbHit());
         percentiles(v, "ttfb_miss", r.ttfbMiss());
-        v.put("errors_connect", String.valueOf(r.errors(ErrorClass.CONNECT)));
-        v.put("errors_timeout", String.valueOf(r.errors(ErrorClass.TIMEOUT)));
-        v.put("errors_status_4xx", String.valueOf(r.errors(ErrorClass.STATUS_4XX)));
-        v.put("errors_status_5xx", String.valueOf(r.errors(ErrorClass.STATUS_5XX)));
-        v.put("errors_truncated", String.valueOf(r.errors(ErrorClass.TRUNCATED)));
-        v.put("errors_closed", String.valueOf(r.errors(ErrorClass.CLOSED)));
-        v.put("errors_integrity", String.valueOf(r.errors(ErrorClass.INTEGRITY)));
+        for (String column : ResultsCsv.ERROR_COLUMNS) {
+            Long count = r.errors().get(column);
+            v.put(column, count == null ? "" : String.valueOf(count));
+        }
         v.put("target_hit_ratio", num(descriptor.load().targetHitRatio()));
         v.put("hit_ratio_requests", num(r.hitRatio()));
         v.put("hit_ratio_bytes", num(r.byteHitRatio()));
@@ -265,14 +276,15 @@ public final class ExperimentRunner {
         v.put("server_requests", after.requests() < 0 ? "" : String.valueOf(after.requests() - before.requests()));
         v.put("server_bytes_to_clients", delta(before.bytesToClients(), after.bytesToClients()));
         v.put("server_bytes_from_origin", delta(before.bytesFromOrigin(), after.bytesFromOrigin()));
-        double loadgenCpu = r.loopCpuSeconds();
-        double jvmCpu = r.processCpuSeconds();
+        double loadgenCpu = r.clientCpuSeconds();
+        double jvmCpu = r.runnerJvmCpuSeconds();
         boolean measured = cpuBefore.measured() && cpuAfter.measured();
-        // Only the embedded target shares this JVM, so only there is "JVM minus loadgen" the server's CPU;
-        // elsewhere an unmeasured figure stays empty rather than wrong.
+        // Only the embedded target shares this JVM, so only there is "JVM minus a client inside it" the server's
+        // CPU; elsewhere an unmeasured figure stays empty rather than wrong.
         boolean sharedJvm = EmbeddedTarget.CPU_METHOD.equals(cpuAfter.method());
+        double clientInJvm = r.clientInRunnerJvm() && !Double.isNaN(loadgenCpu) ? Math.max(0, loadgenCpu) : 0;
         double serverCpu = measured ? Math.max(0, cpuAfter.serverSeconds() - cpuBefore.serverSeconds())
-                : sharedJvm ? Math.max(0, jvmCpu - Math.max(0, loadgenCpu)) : Double.NaN;
+                : sharedJvm ? Math.max(0, jvmCpu - clientInJvm) : Double.NaN;
         v.put("cpu_s_server", num(serverCpu));
         v.put("cpu_s_loadgen", num(loadgenCpu));
         v.put("cpu_s_jvm_total", num(jvmCpu));
@@ -316,7 +328,7 @@ public final class ExperimentRunner {
     }
 
     private static void percentiles(Map<String, String> v, String prefix, Histogram h) {
-        boolean empty = h.getTotalCount() == 0;
+        boolean empty = h == null || h.getTotalCount() == 0;
         v.put(prefix + "_p50_ms", empty ? "" : num(h.getValueAtPercentile(50) / 1e6));
         v.put(prefix + "_p90_ms", empty ? "" : num(h.getValueAtPercentile(90) / 1e6));
         v.put(prefix + "_p99_ms", empty ? "" : num(h.getValueAtPercentile(99) / 1e6));

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
@@ -122,6 +123,10 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
         if (!d.matrix().equals(List.of("server"))) {
             throw new SettingException("/matrix", "the video-streams experiment searches one stream count per server build:"
                     + " its matrix is [server], got " + d.matrix());
+        }
+        if (!d.load().clients().equals(List.of(ClientChoice.LOADGEN))) {
+            throw new SettingException("/load/client", "the video-streams experiment drives loadgen's look-ahead players;"
+                    + " remove load.client");
         }
         if (d.load().rate() != null) {
             throw new SettingException("/load/rate", "the video-streams experiment is paced by the frame clock; remove rate");

@@ -28,6 +28,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.edgelab.experiments.client.ClientChoice;
+import org.edgelab.experiments.client.ClientLoad;
+import org.edgelab.experiments.client.LoadClient;
+import org.edgelab.experiments.client.LoadClients;
 import org.edgelab.experiments.descriptor.ByteSizeValue;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.Descriptor.Hardware;
@@ -55,7 +59,7 @@ import org.edgelab.storage.api.StorageEngines;
  * Reads descriptors: parses each file's YAML, binds it strictly (unknown fields and bad units fail),
  * merges its {@code includes} under it (mappings merge key by key; lists and scalars replace), lays
  * the {@code quick} blocks over the result for {@code --quick}, applies defaults and checks the whole,
- * including every plugin it names (experiment kind, targets, engines, workload, power model) and that
+ * including every plugin it names (experiment kind, targets, engines, workload, load clients, power model) and that
  * plugin's settings.
  * Every error is a {@link DescriptorException} naming the file, line, column and field the value
  * came from. Stateless and thread-safe.
@@ -358,6 +362,16 @@ public final class DescriptorLoader {
             return new DescriptorException(main.name(), 0, 0, field(pointer), problem);
         }
 
+        /** Whether some file of the descriptor writes the field at {@code pointer} itself (not just a parent of it). */
+        boolean writes(String pointer) {
+            for (Origin origin : origins) {
+                if (locate(origin.source.text(), origin.prefix + pointer) != null) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         private static JsonLocation locate(String text, String pointer) {
             try (JsonParser parser = YAML.getFactory().createParser(text)) {
                 JsonToken token;
@@ -419,7 +433,7 @@ public final class DescriptorLoader {
                 throw at.error("/settings/" + e.key(), e.getMessage());
             }
             List<ServerBuild> servers = servers(spec.servers(), target, targetSettings, notes);
-            LoadProfile load = load(spec.load(), source);
+            LoadProfile load = load(spec.load(), source, notes);
             Hardware hardware = hardware(spec.hardware());
             List<String> matrix = matrix(spec.matrix(), servers, load);
             Descriptor descriptor = new Descriptor(name, experiment.name(), settings, spec.description() == null ? "" : spec.description(),
@@ -494,8 +508,8 @@ public final class DescriptorLoader {
             return out;
         }
 
-        private LoadProfile load(DescriptorSpec.Load spec, DescriptorSource source) {
-            DescriptorSpec.Load l = spec != null ? spec : new DescriptorSpec.Load(null, null, null, null, null, null, null, null, null);
+        private LoadProfile load(DescriptorSpec.Load spec, DescriptorSource source, List<String> notes) {
+            DescriptorSpec.Load l = spec != null ? spec : new DescriptorSpec.Load(null, null, null, null, null, null, null, null, null, null);
             List<Integer> connections = l.connections() == null || l.connections().isEmpty() ? List.of(10) : l.connections();
             for (int i = 0; i < connections.size(); i++) {
                 if (connections.get(i) == null || connections.get(i) < 1) {
@@ -571,8 +585,65 @@ public final class DescriptorLoader {
             } catch (SettingException e) {
                 throw at.error("/load/workload/settings" + (e.key().isEmpty() ? "" : "/" + e.key()), e.getMessage());
             }
+            boolean emulatedLink = links.stream().anyMatch(link -> link.bitsPerSecond() != 0 || !link.oneWayLatency().isZero());
+            List<ClientChoice> clients = clients(l.client(), new ClientLoad(connections, threads, duration, settle, timeout,
+                    l.rate(), plugin.name(), emulatedLink), notes);
             return new LoadProfile(connections, threads, duration, timeout, l.rate(), l.warmUp() == null || l.warmUp(), settle,
-                    sizes, workingSet, maxObjects, popularity, target, ranges, links, plugin.name(), workloadSettings.asMap());
+                    sizes, workingSet, maxObjects, popularity, target, ranges, links, plugin.name(), workloadSettings.asMap(),
+                    clients);
+        }
+
+        /** The load clients that can run here, each checked against the load; those whose tool is missing become notes. */
+        private List<ClientChoice> clients(List<ClientValue> specs, ClientLoad load, List<String> notes) {
+            if (specs == null || specs.isEmpty()) {
+                return List.of(ClientChoice.LOADGEN);
+            }
+            List<ClientChoice> out = new ArrayList<>();
+            List<String> skipped = new ArrayList<>();
+            Set<String> names = new HashSet<>();
+            for (int i = 0; i < specs.size(); i++) {
+                String pointer = "/load/client/" + i;
+                ClientValue spec = specs.get(i);
+                if (spec == null) {
+                    throw at.error(pointer, "a load client's name is missing; known load clients: " + String.join(", ", LoadClients.names()));
+                }
+                LoadClient client;
+                try {
+                    client = LoadClients.get(spec.kind());
+                } catch (UnknownPluginException e) {
+                    throw at.error(pointer, e.getMessage());
+                }
+                String name = spec.name() == null ? client.name() : spec.name();
+                if (!name.matches("[A-Za-z0-9._-]{1,100}")) {
+                    throw at.error(pointer + "/name", "'" + name + "' must be 1-100 characters of letters, digits, '.', '_' or '-'");
+                }
+                if (!names.add(name)) {
+                    throw at.error(pointer, "two load clients are named '" + name + "'; give each a distinct name");
+                }
+                PluginSettings settings = PluginSettings.of(spec.settings());
+                try {
+                    client.validate(load, settings);
+                } catch (SettingException e) {
+                    if (!e.key().startsWith("/")) {
+                        throw at.error(pointer + "/settings" + (e.key().isEmpty() ? "" : "/" + e.key()), e.getMessage());
+                    }
+                    // a field the client needs but the descriptor leaves out: point at the client that needs it
+                    throw at.writes(e.key()) ? at.error(e.key(), e.getMessage())
+                            : at.error(pointer, field(e.key()) + ": " + e.getMessage());
+                }
+                Optional<String> unavailable = client.unavailableReason(settings);
+                if (unavailable.isPresent()) {
+                    String note = "load client '" + name + "' skipped: " + unavailable.get();
+                    skipped.add(note);
+                    notes.add(note);
+                    continue;
+                }
+                out.add(new ClientChoice(name, client.name(), settings.asMap()));
+            }
+            if (out.isEmpty()) {
+                throw at.error("/load/client", "no load client can run here: " + String.join("; ", skipped));
+            }
+            return out;
         }
 
         private Link link(DescriptorSpec.Link spec, String pointer) {
@@ -636,8 +707,10 @@ public final class DescriptorLoader {
             counts.put("connections", load.connections().size());
             counts.put("range_size", load.rangeSizes().size());
             counts.put("link", load.links().size());
+            counts.put("client", load.clients().size());
             Map<String, String> pointers = Map.of("server", "/servers", "object_size", "/load/workload/object_sizes",
-                    "connections", "/load/connections", "range_size", "/load/workload/range_sizes", "link", "/load/links");
+                    "connections", "/load/connections", "range_size", "/load/workload/range_sizes", "link", "/load/links",
+                    "client", "/load/client");
             List<String> matrix = new ArrayList<>();
             if (spec == null) {
                 matrix.add("server");

@@ -60,9 +60,12 @@ public record DescriptorSpec(String name, String kind, Map<String, String> setti
      *                    (JIT, page cache and connections reach their steady state); absent for none
      * @param workload    what is requested
      * @param links       emulated client links (a list fans out)
+     * @param client      what sends the measured load: {@code loadgen} (the default), {@code wrk}, {@code wrk2}, ...
+     *                    (a list fans out); the warm-up is always loadgen's
      */
     public record Load(List<Integer> connections, Integer threads, DurationValue duration, DurationValue timeout,
-                       String rate, Boolean warmUp, DurationValue settle, Workload workload, List<Link> links) {
+                       String rate, Boolean warmUp, DurationValue settle, Workload workload, List<Link> links,
+                       List<ClientValue> client) {
     }
 
     /**
