@@ -15,6 +15,7 @@ import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.process.ManagedProcess;
 import org.edgelab.experiments.process.ProcessCpu;
 import org.edgelab.origin.cli.OriginCommand;
+import org.edgelab.origin.fault.FaultRules;
 import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.units.ByteSize;
@@ -29,12 +30,15 @@ import org.edgelab.units.ByteSize;
  *
  * <p>target_settings: {@code cpus} (e.g. {@code 1} or {@code 0-1}: the cache JVM's CPUs), {@code origin_cpus}
  * (the origin JVM's), {@code heap} (the cache JVM's -Xmx, default 2g; it also bounds direct memory, where
- * the memory engine keeps objects), {@code io_threads} (the cache's event loops, default one per core).
+ * the memory engine keeps objects), {@code io_threads} (the cache's event loops, default one per core),
+ * {@code origin_faults} (fault rules the origin applies to every response, its {@code --faults}, e.g.
+ * {@code first-byte-delay=20ms}: with the {@code none} baseline, a server whose answer time is known, so that
+ * any two clients make the same load).
  */
 public final class ProcessTarget implements Target {
 
     /** The target settings this target understands. */
-    static final Set<String> SETTINGS = Set.of("cpus", "origin_cpus", "heap", "io_threads");
+    static final Set<String> SETTINGS = Set.of("cpus", "origin_cpus", "heap", "io_threads", "origin_faults");
     /** The cache JVM's heap when {@code heap} is not set. */
     static final String DEFAULT_HEAP = "2g";
     /** The origin JVM's heap (it holds no objects: synthetic bodies are generated as they are sent). */
@@ -55,7 +59,7 @@ public final class ProcessTarget implements Target {
     @Override
     public String description() {
         return "origin and cache each in its own JVM on loopback, optionally pinned to CPUs"
-                + " (target_settings: cpus, origin_cpus, heap, io_threads)";
+                + " (target_settings: cpus, origin_cpus, heap, io_threads, origin_faults)";
     }
 
     @Override
@@ -74,6 +78,13 @@ public final class ProcessTarget implements Target {
             if (!v.matches("\\d{1,4}")) {
                 throw new BuildValidationException("target_settings", "io_threads is a number of event-loop threads (0: one per core), got '"
                         + v + "'");
+            }
+        });
+        TargetSettings.get(ts, "origin_faults").ifPresent(rules -> {
+            try {
+                FaultRules.parse(rules);
+            } catch (IllegalArgumentException e) {
+                throw new BuildValidationException("target_settings", "origin_faults: " + e.getMessage());
             }
         });
         long heap = heapBytes(build);
@@ -145,8 +156,10 @@ public final class ProcessTarget implements Target {
         Map<String, String> ts = build.targetSettings();
         List<ManagedProcess> started = new ArrayList<>();
         try {
+            List<String> originArgs = new ArrayList<>(List.of("--bind", "127.0.0.1", "--port", "0"));
+            TargetSettings.get(ts, "origin_faults").ifPresent(rules -> originArgs.addAll(List.of("--faults", rules)));
             ManagedProcess origin = ManagedProcess.start("origin", JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP,
-                    TargetSettings.get(ts, "origin_cpus"), List.of("--bind", "127.0.0.1", "--port", "0")), context.workDir());
+                    TargetSettings.get(ts, "origin_cpus"), originArgs), context.workDir());
             started.add(origin);
             int originPort = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
             URI originUri = URI.create("http://127.0.0.1:" + originPort);

@@ -17,7 +17,6 @@ import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
-import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.storage.api.EngineSettings;

@@ -23,7 +23,6 @@ import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
-import org.edgelab.experiments.target.ServerBuild;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,7 +78,7 @@ class ProcessTargetTest {
         assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false))
                 .hasMessageContaining("bad.yaml")
                 .hasMessageContaining("servers[0].target_settings")
-                .hasMessageContaining("unknown target setting 'cpu' for the process target; known: cpus, heap, io_threads, origin_cpus");
+                .hasMessageContaining("unknown target setting 'cpu' for the process target; known: cpus, heap, io_threads, origin_cpus, origin_faults");
     }
 
     @Test
@@ -150,6 +149,25 @@ class ProcessTargetTest {
         }
         running.close();
         assertThatThrownBy(running::counters).hasMessageContaining("exited");
+    }
+
+    @Test
+    void theNoCacheBaselineServesFromAnOriginThatAppliesTheFaultRulesToEveryResponse() throws Exception {
+        assertThatThrownBy(() -> target.validate(build("none", Map.of(), Map.of("origin_faults", "first-byte-delay=soon"))))
+                .isInstanceOf(BuildValidationException.class).hasMessageContaining("origin_faults: bad fault rule");
+        ServerBuild build = build("none", Map.of(), Map.of("origin_faults", "first-byte-delay=300ms"));
+        target.validate(build);
+        try (RunningTarget running = target.start(build, new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0,
+                Duration.ofSeconds(60)))) {
+            HttpClient http = HttpClient.newHttpClient();
+            long start = System.nanoTime();
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(running.clientUri().resolve("/objects/1000/f1")).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).hasSize(1000);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(running.counters().requests()).isEqualTo(1);
+        }
     }
 
     /** The command line of a live process, from /proc (ProcessHandle.Info may leave long ones out). */
