@@ -25,8 +25,8 @@ if [[ ! -d analysis/target/classes/org/edgelab/analysis ]]; then
   exit 2
 fi
 
-# The class path: from the installed storage-api when there is one, else from the reactor (a fresh
-# clone after `mvn verify`: storage-api's classes); offline first, then online.
+# The class path: from the installed common module when there is one, else from the reactor (a fresh
+# clone after `mvn verify`: common's classes); offline first, then online.
 cpfile="$out/classpath.txt"
 cp_args=(dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile="$PWD/$cpfile")
 : >"$out/mvn.log"

@@ -4,7 +4,7 @@ import org.edgelab.analysis.cli.ReportCommand;
 import org.edgelab.cache.cli.ServeCommand;
 import org.edgelab.experiments.cli.ListCommand;
 import org.edgelab.experiments.cli.RunCommand;
-import org.edgelab.origin.cli.CommandLines;
+import org.edgelab.commandline.CommandLines;
 import org.edgelab.origin.cli.OriginCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,12 +22,20 @@ import picocli.CommandLine.Command;
                 CommandLine.HelpCommand.class})
 public final class EdgeLab implements Runnable {
 
+    /** Makes the subcommands: {@code serve} with the embedded synthetic origin, every other one as picocli does. */
+    private static final CommandLine.IFactory COMMANDS = new CommandLine.IFactory() {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            return type == ServeCommand.class ? type.cast(new ServeCommand(new SyntheticOrigin())) : CommandLine.defaultFactory().create(type);
+        }
+    };
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
-        System.exit(CommandLines.execute(new EdgeLab(), args));
+        System.exit(CommandLines.execute(new CommandLine(new EdgeLab(), COMMANDS), args));
     }
 
     /**
@@ -35,7 +43,7 @@ public final class EdgeLab implements Runnable {
      * exiting). A {@code --config FILE} among the arguments supplies defaults for the options not given.
      */
     public static CommandLine newCommandLine(String... args) {
-        return CommandLines.configure(new CommandLine(new EdgeLab()), args);
+        return CommandLines.configure(new CommandLine(new EdgeLab(), COMMANDS), args);
     }
 
     @Override

@@ -23,7 +23,7 @@ import org.edgelab.loadgen.workload.ObjectWorkload;
 import org.edgelab.loadgen.workload.TraceWorkload;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
-import org.edgelab.origin.cli.Converters;
+import org.edgelab.commandline.Converters;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;

@@ -5,8 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.edgelab.cache.cli.ServeCommand;
+import org.edgelab.origin.content.ContentVerifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -45,6 +53,30 @@ class EdgeLabCliTest {
     void aMissingConfigFileIsAClearError() {
         assertThatThrownBy(() -> EdgeLab.newCommandLine("serve", "--config", "/nonexistent/serve.properties"))
                 .hasMessageContaining("/nonexistent/serve.properties does not exist");
+    }
+
+    @Test
+    void serveWithoutAnOriginServesAMissThenAHitFromTheEmbeddedSyntheticOrigin() throws Exception {
+        String[] args = {"serve", "--port", "0", "--memory", "32m"};
+        CommandLine cli = EdgeLab.newCommandLine(args);
+        CommandLine serve = cli.getSubcommands().get("serve");
+        serve.setOut(new PrintWriter(out, true));
+        cli.parseArgs(args);
+        try (ServeCommand.Running running = serve.<ServeCommand>getCommand().start()) {
+            assertThat(out.toString()).contains("embedded synthetic origin on " + running.embeddedOrigin().baseUri(),
+                    "edgelab cache on " + running.baseUri() + " -> " + running.embeddedOrigin().baseUri(),
+                    "try: curl -sv -o /dev/null " + running.baseUri() + "/objects/1MiB/hello");
+            HttpClient client = HttpClient.newHttpClient();
+            HttpRequest get = HttpRequest.newBuilder(running.baseUri().resolve("/objects/300KiB/cli-test")).build();
+            List<String> xCache = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                HttpResponse<byte[]> response = client.send(get, HttpResponse.BodyHandlers.ofByteArray());
+                assertThat(response.body()).hasSize(300 * 1024);
+                assertThat(new ContentVerifier("cli-test", 0).update(ByteBuffer.wrap(response.body()))).isTrue();
+                xCache.add(response.headers().firstValue("X-Cache").orElse(""));
+            }
+            assertThat(xCache).containsExactly("MISS", "HIT");
+        }
     }
 
     @Test

@@ -5,15 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -21,6 +13,7 @@ import java.net.URI;
 import java.util.concurrent.TimeUnit;
 import org.edgelab.origin.server.OriginChannelInitializer;
 import org.edgelab.origin.server.OriginCounters;
+import org.edgelab.transport.Transport;
 
 /**
  * A running origin: a Netty HTTP/1.1 server (epoll when available, NIO otherwise) serving
@@ -47,19 +40,12 @@ public final class OriginServer implements AutoCloseable {
 
     /** Binds and starts serving; returns once listening. Throws UncheckedIOException if it cannot bind. */
     public static OriginServer start(OriginConfig config) {
-        boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        Transport transport = Transport.preferred();
         OriginCounters counters = new OriginCounters();
         OriginChannelInitializer initializer = new OriginChannelInitializer(config, counters);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(), ioHandlers);
+        EventLoopGroup group = transport.newGroup(config.ioThreads(), "edgelab-origin");
         try {
-            ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(group)
-                    .channel(channelType)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
+            ServerBootstrap bootstrap = transport.serverBootstrap(group)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(128 * 1024, 512 * 1024))
                     .childHandler(initializer);
             ChannelFuture bound = bootstrap.bind(config.host(), config.port()).awaitUninterruptibly();
@@ -69,7 +55,7 @@ public final class OriginServer implements AutoCloseable {
                 throw new UncheckedIOException(message,
                         cause instanceof java.io.IOException io ? io : new BindException(String.valueOf(cause)));
             }
-            return new OriginServer(config, group, bound.channel(), counters, epoll ? "epoll" : "nio");
+            return new OriginServer(config, group, bound.channel(), counters, transport.label());
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;

@@ -13,9 +13,12 @@ import org.edgelab.experiments.process.ManagedProcess;
 /**
  * Starts a peer's server process on a free loopback port and waits until it answers HTTP. The port is
  * found by binding port 0 and closing it, so another process may take it before the peer binds it: a
- * start whose log says the address is in use is retried once on a new port. Stateless and thread-safe.
+ * start whose log says the address is in use is retried once on a new port, and so is a start that
+ * crashed by a signal before it answered (see {@link #crashedBySignal}). Stateless and thread-safe.
  */
 public final class PeerLauncher {
+
+    private static final System.Logger LOG = System.getLogger(PeerLauncher.class.getName());
 
     private static final Pattern ADDRESS_IN_USE = Pattern.compile("(?i)address already in use|could not get socket|bind\\(\\) to .* failed");
 
@@ -52,8 +55,36 @@ public final class PeerLauncher {
                 if (attempt == 1 && e instanceof IOException && ADDRESS_IN_USE.matcher(process.tail(50)).find()) {
                     continue;
                 }
+                if (attempt == 1 && e instanceof IOException && crashedBySignal(process)) {
+                    Path kept = keepLog(process, "crash-1");
+                    LOG.log(System.Logger.Level.WARNING, "{0} crashed during start-up ({1}); starting it once more"
+                            + " (its log is kept in {2})", name, e.getMessage().lines().findFirst().orElse(""), kept);
+                    continue;
+                }
                 throw e;
             }
+        }
+    }
+
+    /**
+     * Whether the process died by a signal before it answered. Traffic Server 9.2 (Debian 12) sometimes
+     * segfaults in {@code EThread::summarize_stats} while it starts on a loaded machine (a stats callback
+     * running before every thread's metrics exist; seen in {@code mvn verify} beside other builds): such
+     * a start is retried once, a second crash fails it.
+     */
+    private static boolean crashedBySignal(ManagedProcess process) {
+        return process.exitStatus().filter(status -> status > 128).isPresent();
+    }
+
+    /** Renames the process's log so the next start does not overwrite it; returns where it went. */
+    private static Path keepLog(ManagedProcess process, String suffix) {
+        Path log = process.log();
+        Path kept = log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + "." + suffix + ".log");
+        try {
+            java.nio.file.Files.move(log, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return kept;
+        } catch (IOException e) {
+            return log;
         }
     }
 

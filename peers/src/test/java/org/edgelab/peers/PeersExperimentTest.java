@@ -75,7 +75,10 @@ class PeersExperimentTest {
                     .isCloseTo(row.number("hit_ratio_requests"), org.assertj.core.data.Offset.offset(0.1));
             if (!server.startsWith("edgelab")) {
                 assertThat(row.get("cpu_method")).as(server).contains("/proc");
-                assertThat(row.number("cpu_s_server")).as(server).isPositive();
+                // measured (not empty); a second of 4 connections can be under one 10 ms /proc tick on a loaded
+                // machine, so positivity is checked where the load is large enough (PeerTargetContract)
+                assertThat(row.get("cpu_s_server")).as(server).isNotBlank();
+                assertThat(row.number("cpu_s_server")).as(server).isNotNegative();
             }
         }
         // every peer stopped and left nothing in the store folders

@@ -9,10 +9,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
-import org.edgelab.origin.OriginConfig;
-import org.edgelab.origin.OriginServer;
-import org.edgelab.origin.cli.CommandLines;
-import org.edgelab.origin.cli.Converters;
+import org.edgelab.commandline.CommandLines;
+import org.edgelab.commandline.Converters;
 import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
@@ -26,10 +24,10 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code edgelab serve}: runs the edge cache in front of an origin until interrupted, printing
  * {@code edgelab cache on http://HOST:PORT ...} (and {@code admin on http://127.0.0.1:APORT/stats and /metrics}
- * with {@code --admin-port}) once it listens. Without {@code --origin} it starts an embedded synthetic
- * origin on a loopback port, so the cache can be tried with nothing else running. Also a program of its
- * own ({@link #main}) so targets can run the cache in its own JVM. Not reusable: one instance serves one
- * invocation.
+ * with {@code --admin-port}) once it listens. Without {@code --origin} it starts the {@link EmbeddedOrigin}
+ * it was given ({@code edgelab serve} gives it the synthetic origin, so the cache can be tried with nothing
+ * else running); on its own ({@link #main}, how targets run the cache in its own JVM) {@code --origin} is
+ * required. Not reusable: one instance serves one invocation.
  */
 @Command(name = "serve",
         mixinStandardHelpOptions = true,
@@ -51,7 +49,7 @@ public final class ServeCommand implements Callable<Integer> {
     private int port;
 
     @Option(names = "--origin", paramLabel = "URL",
-            description = "Origin to fetch misses from, e.g. http://127.0.0.1:8081. Default: an embedded synthetic origin on a free loopback port.")
+            description = "Origin to fetch misses from, e.g. http://127.0.0.1:8081. Default under edgelab serve: an embedded synthetic origin on a free loopback port; required when the cache runs on its own.")
     private URI origin;
 
     @Option(names = {"-e", "--engine"}, defaultValue = "memory",
@@ -92,8 +90,36 @@ public final class ServeCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     private long turnBudget;
 
-    /** A running cache (and its embedded origin, if any); closing stops both and closes the store. */
-    record Running(CacheServer server, ObjectStore store, OriginServer embeddedOrigin, URI baseUri) implements AutoCloseable {
+    private final EmbeddedOrigin embeddedOrigin;
+
+    /**
+     * An origin that {@code serve} starts for itself when given no {@code --origin}, and stops when it
+     * stops; {@code edgelab serve} passes the synthetic origin (the cli module), so that cache-server
+     * does not depend on the origin module.
+     */
+    @FunctionalInterface
+    public interface EmbeddedOrigin {
+        /** Starts the origin on a free loopback port and returns it running; may block while it binds. */
+        Started start() throws Exception;
+    }
+
+    /**
+     * An embedded origin that is running.
+     *
+     * @param baseUri     where it listens, e.g. {@code http://127.0.0.1:40123}
+     * @param description what it is, printed once it listens, e.g. {@code embedded synthetic origin on ...}
+     * @param examplePath a path worth fetching twice through the cache (a MISS, then a HIT), e.g. {@code /objects/1MiB/hello}
+     * @param stopper     stops it
+     */
+    public record Started(URI baseUri, String description, String examplePath, AutoCloseable stopper) {
+    }
+
+    /**
+     * A running cache (and its embedded origin, if any); closing stops both and closes the store.
+     *
+     * @param embeddedOrigin the origin started for it, or null when {@code --origin} named one
+     */
+    public record Running(CacheServer server, ObjectStore store, Started embeddedOrigin, URI baseUri) implements AutoCloseable {
         @Override
         public void close() throws Exception {
             try {
@@ -101,13 +127,23 @@ public final class ServeCommand implements Callable<Integer> {
                 store.close();
             } finally {
                 if (embeddedOrigin != null) {
-                    embeddedOrigin.close();
+                    embeddedOrigin.stopper().close();
                 }
             }
         }
     }
 
-    /** Runs the cache in this JVM until it is stopped (SIGTERM or Ctrl-C), then exits. */
+    /** A serve command that needs {@code --origin} (how targets run it, in a JVM of its own). */
+    public ServeCommand() {
+        this(null);
+    }
+
+    /** A serve command that starts {@code embeddedOrigin} when given no {@code --origin} (null: {@code --origin} is required). */
+    public ServeCommand(EmbeddedOrigin embeddedOrigin) {
+        this.embeddedOrigin = embeddedOrigin;
+    }
+
+    /** Runs the cache in this JVM until it is stopped (SIGTERM or Ctrl-C), then exits; {@code --origin} is required. */
     public static void main(String[] args) {
         System.exit(CommandLines.execute(new ServeCommand(), args));
     }
@@ -129,19 +165,28 @@ public final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Opens the store, starts the origin if none was given, starts the cache and prints where it listens. */
-    Running start() throws Exception {
+    /**
+     * Opens the store, starts the embedded origin if no {@code --origin} was given, starts the cache and
+     * prints where it listens; the caller closes what it returns. Blocks while the listeners bind.
+     *
+     * @throws IllegalArgumentException for bad options, or no {@code --origin} and no embedded origin
+     */
+    public Running start() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (origin == null && embeddedOrigin == null) {
+            throw new IllegalArgumentException("--origin URL is required when the cache runs on its own"
+                    + " (edgelab serve starts an embedded synthetic origin without it)");
+        }
         EngineSettings settings = engineSettings();
         ObjectStore store = StorageEngines.open(engine, settings);
-        OriginServer embedded = null;
+        Started embedded = null;
         URI originUri = origin;
         CacheServer server;
         try {
             if (originUri == null) {
-                embedded = OriginServer.start(OriginConfig.builder().host("127.0.0.1").port(0).build());
+                embedded = embeddedOrigin.start();
                 originUri = embedded.baseUri();
-                out.println("embedded synthetic origin on " + originUri + " (objects at /objects/{size}/{id})");
+                out.println(embedded.description());
             }
             server = CacheServer.start(CacheServerConfig.builder()
                     .bindHost(bind)
@@ -157,7 +202,7 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (Exception e) {
             store.close();
             if (embedded != null) {
-                embedded.close();
+                embedded.stopper().close();
             }
             throw e;
         }
@@ -168,7 +213,7 @@ public final class ServeCommand implements Callable<Integer> {
             out.println("admin on http://127.0.0.1:" + server.adminPort() + "/stats and /metrics");
         }
         if (embedded != null) {
-            out.println("try: curl -sv -o /dev/null " + base + "/objects/1MiB/hello   (twice: MISS, then HIT)");
+            out.println("try: curl -sv -o /dev/null " + base + embedded.examplePath() + "   (twice: MISS, then HIT)");
         }
         out.flush();
         return new Running(server, store, embedded, base);

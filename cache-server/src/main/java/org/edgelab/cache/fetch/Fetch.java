@@ -16,10 +16,10 @@ import java.util.List;
 import java.util.Optional;
 import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.http.CacheControl;
-import org.edgelab.cache.http.Conditionals;
 import org.edgelab.cache.http.Freshness;
 import org.edgelab.cache.http.HopByHop;
 import org.edgelab.cache.http.Storability;
+import org.edgelab.cache.http.StoredConditionals;
 import org.edgelab.cache.http.VaryKeys;
 import org.edgelab.cache.origin.OriginException;
 import org.edgelab.cache.origin.OriginExchange;
@@ -133,7 +133,7 @@ public final class Fetch implements OriginResponseListener {
         long responseTime = System.currentTimeMillis();
         int status = response.status().code();
         HttpHeaders headers = response.headers();
-        if (stale != null && status == 304 && Conditionals.notModifiedMatches(stale, headers)) {
+        if (stale != null && status == 304 && StoredConditionals.notModifiedMatches(stale, headers)) {
             refreshStale(headers, responseTime);
             return;
         }
@@ -229,7 +229,7 @@ public final class Fetch implements OriginResponseListener {
     }
 
     private void refreshStale(HttpHeaders notModified, long responseTime) {
-        List<HeaderField> merged = Conditionals.mergeNotModified(stale.headers(), notModified);
+        List<HeaderField> merged = StoredConditionals.mergeNotModified(stale.headers(), notModified);
         long expiresAt = Freshness.expiresAtMillis(stale.status(), merged, requestTimeMillis, responseTime);
         try {
             registry.store().updateMetadata(staleKey, stale.refreshed(merged, requestTimeMillis, responseTime, expiresAt));

@@ -4,7 +4,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpRequest;
 import java.util.concurrent.ConcurrentHashMap;
 import org.edgelab.cache.admin.CacheStats;
-import org.edgelab.cache.http.Conditionals;
+import org.edgelab.cache.http.StoredConditionals;
 import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.cache.origin.OriginRequests;
 import org.edgelab.storage.api.CacheKey;
@@ -82,7 +82,7 @@ public final class FetchRegistry {
             stats.revalidation();
         }
         origin.send(loop, OriginRequests.fill(request, originAuthority,
-                stale == null ? null : Conditionals.revalidationHeaders(stale)), null, fetch);
+                stale == null ? null : StoredConditionals.revalidationHeaders(stale)), null, fetch);
     }
 
     /** Forgets a fetch that is over (its object committed, aborted or not stored). */

@@ -1,5 +1,6 @@
 package org.edgelab.cache.http;
 
+import org.edgelab.http.HttpDates;
 import org.edgelab.storage.api.HeaderField;
 import org.edgelab.storage.api.ObjectMetadata;
 

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongConsumer;
-import org.edgelab.origin.transport.LoopTurns;
+import org.edgelab.transport.LoopTurns;
 import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.StoredObject;
 

@@ -1,21 +1,10 @@
 package org.edgelab.cache.server;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.net.InetSocketAddress;
@@ -26,6 +15,7 @@ import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.fetch.FetchRegistry;
 import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.transport.Transport;
 
 /**
  * A running edge cache: an HTTP/1.1 listener in front of one origin, storing into an
@@ -55,26 +45,18 @@ public final class CacheServer implements AutoCloseable {
     public static CacheServer start(CacheServerConfig config, ObjectStore store) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(store, "store");
-        boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> serverClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        Class<? extends Channel> clientClass = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        Transport transport = Transport.preferred();
         // One event loop per core by default, like nginx's worker_processes auto: measured on 2 cores,
         // Netty's default of two per core cost ~10 % of 100 KiB hit throughput in context switches.
         int loops = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, io);
+        EventLoopGroup group = transport.newGroup(loops, "edgelab-cache");
         try {
             CacheStats stats = new CacheStats();
-            OriginClient origin = new OriginClient(config.origin().getHost(), config.originPort(), clientClass,
+            OriginClient origin = new OriginClient(config.origin().getHost(), config.originPort(), transport.socketChannelClass(),
                     config.originConnectTimeout(), config.originResponseTimeout());
             FetchRegistry fetches = new FetchRegistry(store, origin, stats, config.originAuthority());
             ServerContext sc = new ServerContext(config, store, origin, fetches, stats);
-            Channel listener = new ServerBootstrap()
-                    .group(group)
-                    .channel(serverClass)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
+            Channel listener = transport.serverBootstrap(group)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                     .childHandler(new CacheServerInitializer(sc))
                     .bind(new InetSocketAddress(config.bindHost(), config.port()))
@@ -82,9 +64,7 @@ public final class CacheServer implements AutoCloseable {
             Channel admin = null;
             if (config.adminPort() >= 0) {
                 AdminHandler adminHandler = new AdminHandler(stats, store);
-                admin = new ServerBootstrap()
-                        .group(group)
-                        .channel(serverClass)
+                admin = transport.serverBootstrap(group)
                         .childHandler(new ChannelInitializer<Channel>() {
                             @Override
                             protected void initChannel(Channel ch) {
@@ -95,7 +75,7 @@ public final class CacheServer implements AutoCloseable {
                         .syncUninterruptibly().channel();
             }
             LOG.log(System.Logger.Level.INFO, "edge cache listening on {0} ({1}), origin {2}",
-                    listener.localAddress(), epoll ? "epoll" : "nio", config.origin());
+                    listener.localAddress(), transport.label(), config.origin());
             return new CacheServer(group, listener, admin, origin, stats);
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);

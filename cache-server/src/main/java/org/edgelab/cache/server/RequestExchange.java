@@ -29,17 +29,18 @@ import org.edgelab.cache.admin.CacheStats.Result;
 import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.fetch.FetchWaiter;
 import org.edgelab.cache.fetch.VariantMarkers;
-import org.edgelab.cache.http.ByteRanges;
 import org.edgelab.cache.http.CacheControl;
-import org.edgelab.cache.http.Conditionals;
 import org.edgelab.cache.http.Freshness;
 import org.edgelab.cache.http.HopByHop;
-import org.edgelab.cache.http.MultipartByteranges;
+import org.edgelab.cache.http.StoredConditionals;
 import org.edgelab.cache.http.VaryKeys;
 import org.edgelab.cache.origin.OriginException;
 import org.edgelab.cache.origin.OriginExchange;
 import org.edgelab.cache.origin.OriginRequests;
 import org.edgelab.cache.origin.OriginResponseListener;
+import org.edgelab.http.ByteRanges;
+import org.edgelab.http.Conditionals;
+import org.edgelab.http.MultipartByteranges;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.HeaderField;
 import org.edgelab.storage.api.ObjectMetadata;
@@ -316,7 +317,7 @@ final class RequestExchange implements FetchWaiter {
             return;
         }
         Conditionals.Outcome outcome = status / 100 == 2
-                ? Conditionals.evaluate(request.method(), request.headers(), meta) : Conditionals.Outcome.SERVE;
+                ? StoredConditionals.evaluate(request.method(), request.headers(), meta) : Conditionals.Outcome.SERVE;
         if (outcome == Conditionals.Outcome.NOT_MODIFIED) {
             sendStoredHeadersOnly(meta, HttpResponseStatus.NOT_MODIFIED, result, true);
             return;
@@ -327,7 +328,7 @@ final class RequestExchange implements FetchWaiter {
             return;
         }
         if (status == 200 && range != null && length >= 0
-                && Conditionals.ifRangeMatches(request.headers().get(HttpHeaderNames.IF_RANGE), meta)) {
+                && StoredConditionals.ifRangeMatches(request.headers().get(HttpHeaderNames.IF_RANGE), meta)) {
             ByteRanges.RangeRequest rr = ByteRanges.parse(range, length, sc.config().maxRanges());
             if (rr instanceof ByteRanges.Unsatisfiable u) {
                 HttpResponse resp = storedResponse(meta, HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE, result);

@@ -12,19 +12,42 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.edgelab.origin.cli.CommandLines;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.edgelab.commandline.CommandLines;
+import org.edgelab.origin.OriginConfig;
+import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.ContentVerifier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class ServeCommandTest {
 
+    /** No origin listens here; a cache that fails before it fetches never contacts it. */
+    private static final String NO_ORIGIN = "http://127.0.0.1:9";
+
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
+    private OriginServer origin;
+
+    @BeforeEach
+    void startOrigin() {
+        origin = OriginServer.start(OriginConfig.builder().host("127.0.0.1").port(0).build());
+    }
+
+    @AfterEach
+    void stopOrigin() {
+        origin.close();
+    }
 
     private CommandLine commandLine(String... args) {
-        CommandLine cli = CommandLines.configure(new CommandLine(new ServeCommand()), args);
+        return commandLine(new ServeCommand(), args);
+    }
+
+    private CommandLine commandLine(ServeCommand command, String... args) {
+        CommandLine cli = CommandLines.configure(new CommandLine(command), args);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli;
@@ -35,14 +58,18 @@ class ServeCommandTest {
     }
 
     private ServeCommand parse(String... args) {
-        CommandLine cli = commandLine(args);
+        return parse(new ServeCommand(), args);
+    }
+
+    private ServeCommand parse(ServeCommand command, String... args) {
+        CommandLine cli = commandLine(command, args);
         cli.parseArgs(args);
         return cli.getCommand();
     }
 
     @Test
     void anUnknownEngineFailsNamingTheKnownOnes() {
-        assertThat(run("--port", "0", "--engine", "nope")).isEqualTo(2);
+        assertThat(run("--port", "0", "--origin", NO_ORIGIN, "--engine", "nope")).isEqualTo(2);
         assertThat(err.toString()).contains("edgelab serve: ", "unknown storage engine 'nope'", "memory");
     }
 
@@ -53,10 +80,32 @@ class ServeCommandTest {
     }
 
     @Test
-    void servesAMissThenAHitInFrontOfTheEmbeddedOriginAndPrintsWhereItListens() throws Exception {
-        try (ServeCommand.Running running = parse("--port", "0", "--memory", "32m", "--admin-port", "0").start()) {
+    void onItsOwnWithoutAnOriginItFailsNamingTheOption() {
+        assertThat(run("--port", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("edgelab serve: --origin URL is required");
+    }
+
+    @Test
+    void startsTheEmbeddedOriginItIsGivenWhenNoOriginIsNamedAndStopsItWithTheCache() throws Exception {
+        AtomicBoolean stopped = new AtomicBoolean();
+        ServeCommand command = new ServeCommand(() -> new ServeCommand.Started(origin.baseUri(), "test origin on " + origin.baseUri(),
+                "/objects/1KiB/x", () -> stopped.set(true)));
+        try (ServeCommand.Running running = parse(command, "--port", "0", "--memory", "8m").start()) {
+            assertThat(running.embeddedOrigin().baseUri()).isEqualTo(origin.baseUri());
+            assertThat(out.toString()).contains("test origin on " + origin.baseUri(),
+                    "edgelab cache on " + running.baseUri() + " -> " + origin.baseUri(),
+                    "try: curl -sv -o /dev/null " + running.baseUri() + "/objects/1KiB/x");
+            assertThat(stopped).isFalse();
+        }
+        assertThat(stopped).isTrue();
+    }
+
+    @Test
+    void servesAMissThenAHitInFrontOfItsOriginAndPrintsWhereItListens() throws Exception {
+        try (ServeCommand.Running running = parse("--port", "0", "--origin", origin.baseUri().toString(), "--memory", "32m",
+                "--admin-port", "0").start()) {
             int adminPort = running.server().adminPort();
-            assertThat(out.toString()).contains("embedded synthetic origin", "edgelab cache on " + running.baseUri() + " -> ",
+            assertThat(out.toString()).contains("edgelab cache on " + running.baseUri() + " -> " + origin.baseUri(),
                     "admin on http://127.0.0.1:" + adminPort + "/stats and /metrics");
             HttpClient client = HttpClient.newHttpClient();
             HttpRequest get = HttpRequest.newBuilder(running.baseUri().resolve("/objects/300KiB/cli-test")).build();
@@ -77,7 +126,7 @@ class ServeCommandTest {
 
     @Test
     void withoutAdminPortNoAdminLineIsPrinted() throws Exception {
-        try (ServeCommand.Running running = parse("--port", "0", "--memory", "8m").start()) {
+        try (ServeCommand.Running running = parse("--port", "0", "--origin", NO_ORIGIN, "--memory", "8m").start()) {
             assertThat(running.server().adminPort()).isEqualTo(-1);
             assertThat(out.toString()).contains("edgelab cache on ").doesNotContain("admin on");
         }
@@ -86,7 +135,7 @@ class ServeCommandTest {
     @Test
     void optionsComeFromTheConfigFileUnlessGivenOnTheCommandLine(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("serve.properties");
-        Files.writeString(config, "port=0\nmemory=16m\nmax-ranges=3\n");
+        Files.writeString(config, "port=0\nmemory=16m\nmax-ranges=3\norigin=" + NO_ORIGIN + "\n");
         try (ServeCommand.Running running = parse("--config", config.toString(), "--memory", "8m").start()) {
             assertThat(running.server().port()).isPositive();
             assertThat(running.store().usage().capacityBytes()).isEqualTo(8L << 20);

@@ -3,6 +3,7 @@ package org.edgelab.cache.http;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
+import org.edgelab.http.HttpDates;
 import org.edgelab.storage.api.HeaderField;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.junit.jupiter.api.Test;

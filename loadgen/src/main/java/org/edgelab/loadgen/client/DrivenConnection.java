@@ -17,6 +17,7 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.RequestSlot;
+import org.edgelab.transport.Transport;
 
 /**
  * A keep-alive HTTP/1.1 connection whose requests a {@link FetchDriver} chooses, one at a time; it
@@ -56,7 +57,7 @@ public final class DrivenConnection extends ChannelInboundHandlerAdapter {
         this.timeoutNanos = timeoutNanos;
         this.verify = verify;
         DrivenConnection self = this;
-        this.bootstrap = new Bootstrap().group(loop).channel(Transports.channelClass()).remoteAddress(address)
+        this.bootstrap = new Bootstrap().group(loop).channel(Transport.preferred().socketChannelClass()).remoteAddress(address)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override

@@ -25,6 +25,7 @@ import org.edgelab.loadgen.measure.CpuClock;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.transport.Transport;
 
 /**
  * Runs one phase of load: opens N connections over E event loops, lets them send until the request
@@ -52,7 +53,7 @@ public final class LoadEngine {
 
     /** Runs {@code phase} to its end; throws InterruptedException if the caller is interrupted. */
     public static Outcome run(Phase phase) throws InterruptedException {
-        EventLoopGroup group = Transports.newGroup(phase.threads(), "loadgen");
+        EventLoopGroup group = Transport.preferred().newGroup(phase.threads(), "loadgen");
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "loadgen-reporter");
             t.setDaemon(true);
@@ -75,7 +76,7 @@ public final class LoadEngine {
             }
             Bootstrap template = new Bootstrap()
                     .group(group)
-                    .channel(Transports.channelClass())
+                    .channel(Transport.preferred().socketChannelClass())
                     .remoteAddress(phase.address())
                     .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.SO_KEEPALIVE, true)
@@ -158,7 +159,7 @@ public final class LoadEngine {
             long processCpu = CpuClock.processCpuNanos() - cpuStart;
             latency.flip();
             return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, elapsed, processCpu, loopCpu, finished,
-                    Transports.name());
+                    Transport.preferred().label());
         } finally {
             reporter.shutdownNow();
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

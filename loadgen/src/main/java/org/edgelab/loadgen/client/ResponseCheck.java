@@ -1,6 +1,7 @@
 package org.edgelab.loadgen.client;
 
 import io.netty.buffer.ByteBuf;
+import org.edgelab.http.ContentRange;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.workload.RequestSlot;
 import org.edgelab.origin.content.ContentVerifier;
@@ -43,15 +44,15 @@ final class ResponseCheck {
                 failed = true; // a range nobody asked for
                 return;
             }
-            long[] r = ContentRange.parse(contentRange);
+            ContentRange r = ContentRange.parse(contentRange).orElse(null);
             long wantedEnd = slot.objectSize >= 0 ? Math.min(slot.rangeEnd, slot.objectSize - 1) : slot.rangeEnd;
-            if (r == null || r[0] != slot.rangeStart || r[1] != wantedEnd
-                    || (slot.objectSize >= 0 && r[2] >= 0 && r[2] != slot.objectSize)) {
+            if (r == null || r.first() != slot.rangeStart || r.last() != wantedEnd
+                    || (slot.objectSize >= 0 && r.completeLength() >= 0 && r.completeLength() != slot.objectSize)) {
                 failed = true;
                 return;
             }
-            offset = r[0];
-            long length = r[1] - r[0] + 1;
+            offset = r.first();
+            long length = r.length();
             if (contentLength >= 0 && contentLength != length) {
                 failed = true;
                 return;

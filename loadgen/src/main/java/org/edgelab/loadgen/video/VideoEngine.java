@@ -11,7 +11,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import org.HdrHistogram.Histogram;
-import org.edgelab.loadgen.client.Transports;
+import org.edgelab.transport.Transport;
 import org.edgelab.loadgen.measure.Counters;
 
 /**
@@ -44,7 +44,7 @@ final class VideoEngine implements AutoCloseable {
         this.host = config.url().getHost() + (config.url().getPort() < 0 ? "" : ":" + port);
         String p = config.url().getRawPath() == null ? "" : config.url().getRawPath();
         this.pathPrefix = p.replaceAll("/+$", "");
-        this.group = Transports.newGroup(config.threads(), "loadgen-video");
+        this.group = Transport.preferred().newGroup(config.threads(), "loadgen-video");
         for (EventExecutor e : group) {
             EventLoop loop = (EventLoop) e;
             loops.add(loop);

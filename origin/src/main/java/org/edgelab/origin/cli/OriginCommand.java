@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.edgelab.commandline.CommandLines;
+import org.edgelab.commandline.Converters;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.fault.FaultRules;

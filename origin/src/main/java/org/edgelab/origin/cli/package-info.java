@@ -1,5 +1,5 @@
 /**
  * The {@code origin} command ({@code edgelab origin}, or {@code java -cp ... org.edgelab.origin.cli.OriginCommand}
- * in its own JVM) and what every EdgeLab command shares: unit converters and command-line set-up.
+ * in its own JVM).
  */
 package org.edgelab.origin.cli;

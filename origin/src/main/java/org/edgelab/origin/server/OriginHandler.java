@@ -2,7 +2,6 @@ package org.edgelab.origin.server;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -21,21 +20,25 @@ import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
+import org.edgelab.http.ByteRanges;
+import org.edgelab.http.ByteRanges.ByteRange;
+import org.edgelab.http.Conditionals;
+import org.edgelab.http.Conditionals.Validators;
+import org.edgelab.http.HttpDates;
+import org.edgelab.http.MultipartByteranges;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.origin.content.SyntheticPaths.SyntheticObject;
 import org.edgelab.origin.fault.FaultPlan;
-import org.edgelab.origin.server.ByteRanges.ByteRange;
 import org.edgelab.origin.server.ResponseWriter.Delivery;
 import org.edgelab.origin.server.ResponseWriter.Segment;
 
 /**
  * Answers the requests of one connection in order: {@code GET /_stats}, synthetic objects (or files
- * in files mode) with validators, conditional requests, ranges and faults; 400 for malformed
+ * in files mode) with validators, conditional requests and ranges (RFC 9110, through
+ * {@link org.edgelab.http}) and faults; 400 for malformed
  * requests, 404 for unknown paths, 405 for methods other than GET and HEAD. Pipelined requests wait
  * for the response in progress. Not sharable and not thread-safe: one instance per channel, used on
  * its event loop.
@@ -44,6 +47,8 @@ public final class OriginHandler extends ChannelInboundHandlerAdapter {
 
     /** The path of the stats endpoint. */
     public static final String STATS_PATH = "/_stats";
+    /** Beyond this many ranges in one Range header the header is ignored and the whole object served. */
+    static final int MAX_RANGES = 64;
     private static final int MAX_PIPELINED = 16;
 
     private final OriginConfig config;
@@ -196,49 +201,59 @@ public final class OriginHandler extends ChannelInboundHandlerAdapter {
         HttpResponse response = newResponse(request, HttpResponseStatus.OK);
         HttpHeaders headers = response.headers();
         headers.set(HttpHeaderNames.ETAG, etag);
-        headers.set(HttpHeaderNames.LAST_MODIFIED, DateFormatter.format(new Date(lastModified)));
+        headers.set(HttpHeaderNames.LAST_MODIFIED, HttpDates.format(lastModified));
         headers.set(HttpHeaderNames.CACHE_CONTROL, plan.cacheControl() != null ? plan.cacheControl() : config.cacheControl());
         headers.set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES);
 
-        if (Conditionals.notModified(requestHeaders, etag, lastModified)) {
-            response.setStatus(HttpResponseStatus.NOT_MODIFIED);
-            representation.close();
-            send(ctx, request, response, null, List.of(), keepAlive, delivery);
-            return;
+        Validators validators = Validators.of(etag, lastModified,
+                HttpDates.parseMillis(headers.get(HttpHeaderNames.DATE)).orElse(System.currentTimeMillis()));
+        switch (Conditionals.evaluate(request.method(), requestHeaders, validators)) {
+            case NOT_MODIFIED -> {
+                response.setStatus(HttpResponseStatus.NOT_MODIFIED);
+                representation.close();
+                send(ctx, request, response, null, List.of(), keepAlive, delivery);
+                return;
+            }
+            case PRECONDITION_FAILED -> {
+                representation.close();
+                HttpResponse failed = newResponse(request, HttpResponseStatus.PRECONDITION_FAILED);
+                failed.headers().set(HttpHeaderNames.ETAG, etag);
+                send(ctx, request, failed, null, text("precondition failed for " + etag), keepAlive, delivery);
+                return;
+            }
+            default -> {
+                // SERVE
+            }
         }
         headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM);
         List<Segment> body = size == 0 ? List.of() : List.of(Segment.range(0, size));
         String range = requestHeaders.get(HttpHeaderNames.RANGE);
         if (range != null && HttpMethod.GET.equals(request.method())
-                && Conditionals.ifRangeHolds(requestHeaders.get(HttpHeaderNames.IF_RANGE), etag, lastModified)) {
-            ByteRanges.Outcome outcome = ByteRanges.parse(range, size);
-            switch (outcome.kind()) {
-                case UNSATISFIABLE -> {
-                    representation.close();
-                    HttpResponse unsatisfiable = newResponse(request, HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
-                    unsatisfiable.headers().set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
-                    unsatisfiable.headers().set(HttpHeaderNames.ETAG, etag);
-                    send(ctx, request, unsatisfiable, null, text("range not satisfiable: " + range + " of " + size + " bytes"),
-                            keepAlive, delivery);
-                    return;
-                }
-                case SATISFIABLE -> {
-                    response.setStatus(HttpResponseStatus.PARTIAL_CONTENT);
-                    List<ByteRange> ranges = outcome.ranges();
-                    if (ranges.size() == 1) {
-                        ByteRange only = ranges.get(0);
-                        headers.set(HttpHeaderNames.CONTENT_RANGE, only.contentRange(size));
-                        body = List.of(Segment.range(only.first(), only.length()));
-                    } else {
-                        String boundary = "edgelab-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
-                        headers.set(HttpHeaderNames.CONTENT_TYPE, "multipart/byteranges; boundary=" + boundary);
-                        body = multipart(ranges, size, boundary);
-                    }
-                }
-                default -> {
-                    // IGNORE: serve the whole representation
+                && Conditionals.ifRangeMatches(requestHeaders.get(HttpHeaderNames.IF_RANGE), validators)) {
+            ByteRanges.RangeRequest ranges = ByteRanges.parse(range, size, MAX_RANGES);
+            if (ranges instanceof ByteRanges.Unsatisfiable unsatisfiable) {
+                representation.close();
+                HttpResponse answer = newResponse(request, HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
+                answer.headers().set(HttpHeaderNames.CONTENT_RANGE, unsatisfiable.contentRange());
+                answer.headers().set(HttpHeaderNames.ETAG, etag);
+                send(ctx, request, answer, null, text("range not satisfiable: " + range + " of " + size + " bytes"),
+                        keepAlive, delivery);
+                return;
+            }
+            if (ranges instanceof ByteRanges.Satisfiable satisfiable) {
+                response.setStatus(HttpResponseStatus.PARTIAL_CONTENT);
+                if (!satisfiable.multipart()) {
+                    ByteRange only = satisfiable.ranges().get(0);
+                    headers.set(HttpHeaderNames.CONTENT_RANGE, only.contentRange(size));
+                    body = List.of(Segment.range(only.first(), only.length()));
+                } else {
+                    MultipartByteranges parts = MultipartByteranges.of(satisfiable.ranges(), size,
+                            HttpHeaderValues.APPLICATION_OCTET_STREAM.toString());
+                    headers.set(HttpHeaderNames.CONTENT_TYPE, parts.contentType());
+                    body = multipart(parts);
                 }
             }
+            // None: serve the whole representation
         }
         send(ctx, request, response, representation, body, keepAlive, delivery, plan.chunked(), counters);
     }
@@ -257,19 +272,15 @@ public final class OriginHandler extends ChannelInboundHandlerAdapter {
         return target;
     }
 
-    /** The body of a multipart/byteranges response (RFC 9110 section 14.6). */
-    static List<Segment> multipart(List<ByteRange> ranges, long size, String boundary) {
-        List<Segment> body = new ArrayList<>(2 * ranges.size() + 1);
-        String separator = "--";
-        for (ByteRange range : ranges) {
-            String partHead = separator + boundary + "\r\n"
-                    + "Content-Type: application/octet-stream\r\n"
-                    + "Content-Range: " + range.contentRange(size) + "\r\n\r\n";
-            body.add(Segment.literal(partHead.getBytes(StandardCharsets.US_ASCII)));
+    /** The body of a multipart/byteranges response: each part's header, then its range of the representation; then the trailer. */
+    private static List<Segment> multipart(MultipartByteranges parts) {
+        List<Segment> body = new ArrayList<>(2 * parts.partCount() + 1);
+        for (int i = 0; i < parts.partCount(); i++) {
+            ByteRange range = parts.ranges().get(i);
+            body.add(Segment.literal(parts.partHeader(i)));
             body.add(Segment.range(range.first(), range.length()));
-            separator = "\r\n--";
         }
-        body.add(Segment.literal(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII)));
+        body.add(Segment.literal(parts.trailer()));
         return body;
     }
 
@@ -331,7 +342,7 @@ public final class OriginHandler extends ChannelInboundHandlerAdapter {
         HttpVersion version = request.protocolVersion() == null ? HttpVersion.HTTP_1_1 : request.protocolVersion();
         HttpResponse response = new DefaultHttpResponse(
                 version.equals(HttpVersion.HTTP_1_0) ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1, status);
-        response.headers().set(HttpHeaderNames.DATE, DateFormatter.format(new Date()));
+        response.headers().set(HttpHeaderNames.DATE, HttpDates.format(System.currentTimeMillis()));
         return response;
     }
 }

@@ -18,7 +18,7 @@ import java.lang.System.Logger.Level;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.edgelab.origin.transport.LoopTurns;
+import org.edgelab.transport.LoopTurns;
 
 /**
  * Writes one response on its channel's event loop: waits out the first-byte delay (scheduled, never

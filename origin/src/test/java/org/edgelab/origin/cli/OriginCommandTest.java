@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import org.edgelab.commandline.CommandLines;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.ContentVerifier;
 import org.junit.jupiter.api.Test;

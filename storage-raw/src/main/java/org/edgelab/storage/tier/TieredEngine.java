@@ -9,7 +9,6 @@ import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
-import org.edgelab.storage.memory.MemoryEngine;
 
 /**
  * The {@code tiered} engine plugin: the {@code memory} engine in front of any disk engine
@@ -20,6 +19,8 @@ public final class TieredEngine implements StorageEngine {
 
     /** The name the engine is selected by. */
     public static final String NAME = "tiered";
+    /** The engine of the memory tier: the {@code memory} plugin, found by name like the disk engine (storage-memory is a run-time dependency). */
+    static final String MEMORY_ENGINE = "memory";
 
     static final List<EngineSettings.Spec> OWN_SPECS = List.of(
             new EngineSettings.Spec("disk-engine", "raw-log", "the engine behind the memory tier (raw-log, raw-files, lmdb)"),
@@ -49,7 +50,7 @@ public final class TieredEngine implements StorageEngine {
             if (engine.name().equals(NAME)) {
                 continue;
             }
-            String prefix = engine.name().equals(MemoryEngine.NAME) ? TierSettings.MEMORY_PREFIX : TierSettings.DISK_PREFIX;
+            String prefix = engine.name().equals(MEMORY_ENGINE) ? TierSettings.MEMORY_PREFIX : TierSettings.DISK_PREFIX;
             for (EngineSettings.Spec s : engine.settings()) {
                 if (prefix.equals(TierSettings.MEMORY_PREFIX) && s.name().equals("capacity")) {
                     continue;
@@ -66,7 +67,7 @@ public final class TieredEngine implements StorageEngine {
     public ObjectStore open(EngineSettings settings) throws IOException {
         settings.requireOnly(NAME, settings());
         TierSettings tier = TierSettings.from(settings);
-        ObjectStore memory = StorageEngines.open(MemoryEngine.NAME, tier.memorySettings());
+        ObjectStore memory = StorageEngines.open(MEMORY_ENGINE, tier.memorySettings());
         try {
             ObjectStore disk = StorageEngines.open(tier.diskEngine(), tier.diskSettings());
             return new TieredStore(tier, memory, disk);
