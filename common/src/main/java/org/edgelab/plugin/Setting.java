@@ -1,13 +1,14 @@
-package org.edgelab.experiments.plugin;
+package org.edgelab.plugin;
 
 import java.util.Objects;
 
 /**
- * One setting a plugin (workload, power model, experiment kind) accepts: its name as written in a
- * descriptor, its default ({@code null} when required or when absence means something) and one line
- * saying what it does. Immutable and thread-safe.
+ * One setting a plugin (storage engine, workload, power model, experiment kind, load client, ...) accepts:
+ * its name as written on the command line or in a descriptor, its default ({@code null} when required or
+ * when absence means something) and one line saying what it does, for listings and error messages.
+ * Immutable and thread-safe.
  *
- * @param name         snake_case name in the descriptor
+ * @param name         the name as written ({@code capacity}, {@code look_ahead_frames})
  * @param defaultValue the default as text, or null
  * @param description  one line for listings and error messages
  */

@@ -1,8 +1,8 @@
-package org.edgelab.experiments.plugin;
+package org.edgelab.plugin;
 
 /**
- * A plugin setting is missing, unknown or malformed; {@link #key()} names it so the descriptor loader can
- * point at its file, line and column. Immutable.
+ * A plugin setting is missing, unknown or malformed; {@link #key()} names it, so that a descriptor's loader
+ * can point at its file, line and column. An {@link IllegalArgumentException}: bad input. Immutable.
  */
 public final class SettingException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;

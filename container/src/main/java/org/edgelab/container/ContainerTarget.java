@@ -7,15 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.EdgeLabBuilds;
 import org.edgelab.experiments.target.JvmCommand;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
+import org.edgelab.experiments.target.TargetSettings;
+import org.edgelab.plugin.Setting;
 import org.testcontainers.DockerClientFactory;
 
 /**
@@ -43,7 +42,10 @@ public final class ContainerTarget implements Target {
     public static final String DEFAULT_JAVA_OPTIONS = "-XX:MaxRAMPercentage=50";
     /** The message when Docker does not answer. */
     public static final String NO_DOCKER = "Docker is not available: apt-get install docker.io and start dockerd";
-    static final Set<String> SETTINGS = Set.of(ContainerLimits.CPUS, ContainerLimits.MEMORY, JAVA_OPTIONS);
+    static final List<Setting> SETTINGS = List.of(
+            new Setting(ContainerLimits.CPUS, null, "CPUs of the cache's container (decimal), instead of the hardware's cores"),
+            new Setting(ContainerLimits.MEMORY, null, "memory of the cache's container, instead of the hardware's"),
+            new Setting(JAVA_OPTIONS, DEFAULT_JAVA_OPTIONS, "JVM flags of the cache server, space-separated"));
     static final String ORIGIN_MAIN = "org.edgelab.origin.cli.OriginCommand";
     static final String CACHE_MAIN = "org.edgelab.cache.cli.ServeCommand";
 
@@ -61,13 +63,13 @@ public final class ContainerTarget implements Target {
     }
 
     @Override
+    public List<Setting> settings() {
+        return SETTINGS;
+    }
+
+    @Override
     public void validate(ServerBuild build) {
-        Set<String> unknown = new TreeSet<>(build.targetSettings().keySet());
-        unknown.removeAll(SETTINGS);
-        if (!unknown.isEmpty()) {
-            throw new BuildValidationException("target_settings", "the container target does not know " + unknown
-                    + " (it takes " + new TreeSet<>(SETTINGS) + ")");
-        }
+        TargetSettings.requireOnly(name(), build.targetSettings(), SETTINGS);
         ContainerLimits.validate(build.targetSettings());
         EdgeLabBuilds.validate(build);
     }

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.ContentVerifier;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 
@@ -31,7 +31,7 @@ final class CacheFixture implements AutoCloseable {
     CacheFixture(OriginConfig originConfig, String capacity, Consumer<CacheServerConfig.Builder> tweak)
             throws IOException {
         origin = OriginServer.start(originConfig);
-        store = StorageEngines.open("memory", EngineSettings.of("capacity", capacity));
+        store = StorageEngines.open("memory", PluginSettings.of("capacity", capacity));
         CacheServerConfig.Builder b = CacheServerConfig.builder().origin(origin.baseUri()).adminPort(0).ioThreads(2);
         tweak.accept(b);
         cache = CacheServer.start(b.build(), store);

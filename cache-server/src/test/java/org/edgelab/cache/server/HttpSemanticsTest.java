@@ -16,7 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.junit.jupiter.api.AfterAll;
@@ -34,7 +34,7 @@ class HttpSemanticsTest {
     @BeforeAll
     static void start() throws Exception {
         origin = new ScriptedOrigin(HttpSemanticsTest::answer);
-        store = StorageEngines.open("memory", EngineSettings.of("capacity", "8m"));
+        store = StorageEngines.open("memory", PluginSettings.of("capacity", "8m"));
         cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).ioThreads(2).build(), store);
     }
 

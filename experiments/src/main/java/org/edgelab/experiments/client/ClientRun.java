@@ -3,9 +3,9 @@ package org.edgelab.experiments.client;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * One run a {@link LoadClient} sends: where, which requests, how many connections for how long, and where

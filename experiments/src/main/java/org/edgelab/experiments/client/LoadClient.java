@@ -3,9 +3,9 @@ package org.edgelab.experiments.client;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
 import org.edgelab.plugin.NamedPlugin;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * What sends a cell's measured load (a descriptor's {@code load.client}): EdgeLab's own load generator

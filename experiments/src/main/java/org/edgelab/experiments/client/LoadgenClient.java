@@ -5,13 +5,13 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LatencyLog;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * The {@code loadgen} client, the default: EdgeLab's load generator in the runner's JVM. It sends every

@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
-import org.edgelab.experiments.plugin.SettingException;
 import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.process.ManagedProcess;
 import org.edgelab.loadgen.measure.CpuClock;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
+import org.edgelab.plugin.SettingException;
 
 /**
  * What the {@code wrk} and {@code wrk2} clients share: their settings and checks, the plan of the cell's

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.edgelab.experiments.client.ClientChoice;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.target.ServerBuild;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * A validated experiment with every default applied: what {@code ExperimentRunner} runs. Built by

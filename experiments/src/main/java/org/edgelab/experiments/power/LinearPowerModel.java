@@ -2,9 +2,9 @@ package org.edgelab.experiments.power;
 
 import java.util.List;
 import java.util.Locale;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
-import org.edgelab.experiments.plugin.SettingException;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
+import org.edgelab.plugin.SettingException;
 
 /**
  * The {@code linear} model: idle + watts per busy core x busy cores + watts per active disk x disks + NIC.

@@ -1,9 +1,9 @@
 package org.edgelab.experiments.power;
 
 import java.util.List;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
 import org.edgelab.plugin.NamedPlugin;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * How a run's power is obtained (a hardware profile's {@code power.model}): modelled from utilisation or

@@ -1,8 +1,8 @@
 package org.edgelab.experiments.power;
 
 import java.util.Collection;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.plugin.PluginRegistry;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * The registry of {@link PowerModel}s found through {@code ServiceLoader}; an unknown name fails loudly

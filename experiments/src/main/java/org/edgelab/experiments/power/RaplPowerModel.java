@@ -5,8 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * The {@code rapl} model: power measured from the Linux powercap RAPL package counters, labelled

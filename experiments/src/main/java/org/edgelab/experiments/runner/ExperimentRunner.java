@@ -22,7 +22,6 @@ import org.edgelab.experiments.client.LoadClients;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.target.CpuSample;
@@ -44,6 +43,7 @@ import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.units.Durations;
 
 /**

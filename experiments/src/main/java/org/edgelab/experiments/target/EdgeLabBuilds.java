@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.plugin.UnknownPluginException;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
 
@@ -41,7 +42,7 @@ public final class EdgeLabBuilds {
             throw new BuildValidationException("engine", e.getMessage() + " (or none: no cache, straight to the origin)");
         }
         try {
-            EngineSettings.of(build.settings()).requireOnly(engine.name(), engine.settings());
+            PluginSettings.of(build.settings()).requireOnly(engine.name(), engine.settings());
         } catch (IllegalArgumentException e) {
             throw new BuildValidationException("settings", e.getMessage());
         }
@@ -75,8 +76,8 @@ public final class EdgeLabBuilds {
         return out;
     }
 
-    private static void fillDirectory(List<EngineSettings.Spec> specs, String prefix, Map<String, String> settings, String dir) {
-        for (EngineSettings.Spec spec : specs) {
+    private static void fillDirectory(List<Setting> specs, String prefix, Map<String, String> settings, String dir) {
+        for (Setting spec : specs) {
             if (spec.defaultValue() == null && DIRECTORY_SETTINGS.contains(spec.name())) {
                 settings.putIfAbsent(prefix + spec.name(), dir);
             }

@@ -10,7 +10,7 @@ import org.edgelab.cache.server.CacheServerConfig;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.OriginStats;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 
@@ -38,10 +38,7 @@ public final class EmbeddedTarget implements Target {
 
     @Override
     public void validate(ServerBuild build) {
-        if (!build.targetSettings().isEmpty()) {
-            throw new BuildValidationException("target_settings", "the embedded target takes no target settings, got "
-                    + build.targetSettings().keySet());
-        }
+        TargetSettings.requireOnly(name(), build.targetSettings(), settings());
         EdgeLabBuilds.validate(build);
     }
 
@@ -59,7 +56,7 @@ public final class EmbeddedTarget implements Target {
         ObjectStore store = null;
         try {
             Files.createDirectories(context.storeDir());
-            store = StorageEngines.open(build.engine(), EngineSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
+            store = StorageEngines.open(build.engine(), PluginSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
             CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost("127.0.0.1").port(0)
                     .origin(origin.baseUri()).build(), store);
             return new Running(origin, store, cache);

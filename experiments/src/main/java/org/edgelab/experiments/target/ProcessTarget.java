@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.edgelab.cache.cli.ServeCommand;
@@ -16,7 +15,7 @@ import org.edgelab.experiments.process.ManagedProcess;
 import org.edgelab.experiments.process.ProcessCpu;
 import org.edgelab.origin.cli.OriginCommand;
 import org.edgelab.origin.fault.FaultRules;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.units.ByteSize;
 
@@ -37,10 +36,15 @@ import org.edgelab.units.ByteSize;
  */
 public final class ProcessTarget implements Target {
 
-    /** The target settings this target understands. */
-    static final Set<String> SETTINGS = Set.of("cpus", "origin_cpus", "heap", "io_threads", "origin_faults");
     /** The cache JVM's heap when {@code heap} is not set. */
     static final String DEFAULT_HEAP = "2g";
+    /** The target settings this target understands. */
+    static final List<Setting> SETTINGS = List.of(
+            new Setting("cpus", null, "the cache JVM's CPUs, a taskset -c list such as 1 or 0-1"),
+            new Setting("origin_cpus", null, "the origin JVM's CPUs"),
+            new Setting("heap", DEFAULT_HEAP, "the cache JVM's -Xmx (it also bounds direct memory, where the memory engine keeps objects)"),
+            new Setting("io_threads", "0", "the cache's event loops (0: one per core)"),
+            new Setting("origin_faults", null, "fault rules the origin applies to every response, e.g. first-byte-delay=20ms"));
     /** The origin JVM's heap (it holds no objects: synthetic bodies are generated as they are sent). */
     static final long ORIGIN_HEAP = 512L << 20;
     /** Heap and direct memory the cache needs beyond its memory tier (Netty buffers, index, JIT). */
@@ -60,6 +64,11 @@ public final class ProcessTarget implements Target {
     public String description() {
         return "origin and cache each in its own JVM on loopback, optionally pinned to CPUs"
                 + " (target_settings: cpus, origin_cpus, heap, io_threads, origin_faults)";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return SETTINGS;
     }
 
     @Override
@@ -126,7 +135,7 @@ public final class ProcessTarget implements Target {
         String value = build.settings().get(key);
         if (value == null) {
             value = StorageEngines.get(build.engine()).settings().stream().filter(s -> s.name().equals(key))
-                    .map(EngineSettings.Spec::defaultValue).findFirst().orElse(null);
+                    .map(Setting::defaultValue).findFirst().orElse(null);
         }
         try {
             return value == null ? Optional.empty() : Optional.of(ByteSize.parse(value));

@@ -18,9 +18,6 @@ import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
-import org.edgelab.experiments.plugin.SettingException;
 import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.runner.CellLoop;
@@ -52,6 +49,9 @@ import org.edgelab.loadgen.video.VideoRunner;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.origin.content.SyntheticPaths;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
+import org.edgelab.plugin.SettingException;
 import org.edgelab.units.Durations;
 
 /**

@@ -1,9 +1,9 @@
 package org.edgelab.experiments.workload;
 
 import java.nio.file.Path;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.loadgen.workload.ObjectWorkload;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * The {@code objects} workload, the default: a set of synthetic objects of the cell's size (working set /

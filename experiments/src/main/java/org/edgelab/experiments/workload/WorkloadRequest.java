@@ -1,6 +1,6 @@
 package org.edgelab.experiments.workload;
 
-import org.edgelab.experiments.plugin.PluginSettings;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * What a {@link WorkloadPlugin} builds one cell's workload from: the cell's object and range size, the

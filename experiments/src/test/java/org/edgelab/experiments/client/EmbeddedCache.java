@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
@@ -14,6 +13,7 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.workload.ObjectWorkload;
+import org.edgelab.plugin.PluginSettings;
 
 /** An origin and a memory-engine cache on loopback (the embedded target), with a warmed set of 10 objects of 10 KB. */
 final class EmbeddedCache implements AutoCloseable {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.Optional;
-import org.edgelab.experiments.plugin.PluginSettings;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * Skips a test when wrk is not installed, or fails it when {@code EDGELAB_REQUIRE_PEERS=1} (CI installs wrk

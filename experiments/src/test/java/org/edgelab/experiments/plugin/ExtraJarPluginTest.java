@@ -23,6 +23,8 @@ import org.edgelab.experiments.power.PowerModel;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.plugin.NamedPlugin;
 import org.edgelab.plugin.PluginRegistry;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.SettingException;
 import org.edgelab.plugin.UnknownPluginException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +40,8 @@ class ExtraJarPluginTest {
             package com.example.power;
 
             import java.util.List;
-            import org.edgelab.experiments.plugin.PluginSettings;
-            import org.edgelab.experiments.plugin.Setting;
+            import org.edgelab.plugin.PluginSettings;
+            import org.edgelab.plugin.Setting;
             import org.edgelab.experiments.power.PowerMeter;
             import org.edgelab.experiments.power.PowerModel;
             import org.edgelab.experiments.power.PowerReading;

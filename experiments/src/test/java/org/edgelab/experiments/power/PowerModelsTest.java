@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.SettingException;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.SettingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

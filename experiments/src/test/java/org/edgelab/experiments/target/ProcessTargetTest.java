@@ -78,7 +78,7 @@ class ProcessTargetTest {
         assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false))
                 .hasMessageContaining("bad.yaml")
                 .hasMessageContaining("servers[0].target_settings")
-                .hasMessageContaining("unknown target setting 'cpu' for the process target; known: cpus, heap, io_threads, origin_cpus, origin_faults");
+                .hasMessageContaining("target 'process' has no setting 'cpu'; its settings are: cpus, heap, io_threads, origin_cpus, origin_faults");
     }
 
     @Test

@@ -8,11 +8,11 @@ import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.descriptor.yaml.DescriptorSource;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.SettingException;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.loadgen.workload.RequestSlot;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.SettingException;
 import org.edgelab.plugin.UnknownPluginException;
 import org.junit.jupiter.api.Test;
 

@@ -15,8 +15,8 @@ import org.edgelab.peers.PeerLauncher;
 import org.edgelab.peers.PeerSettings;
 import org.edgelab.peers.PeerStart;
 import org.edgelab.peers.RunningPeer;
-import org.edgelab.storage.api.EngineSettings;
-import org.edgelab.storage.api.EngineSettings.Spec;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * The {@code trafficserver} target: {@code traffic_server} (without {@code traffic_manager}) on a loopback
@@ -32,9 +32,9 @@ public final class TrafficServerTarget implements Target {
     public static final String PACKAGE = "trafficserver";
 
     private static final PeerSettings SETTINGS = new PeerSettings("trafficserver", Map.of(
-            "file", List.of(new Spec("size", null, "cache file size, e.g. 4GB"),
-                    new Spec("path", "${store}/trafficserver", "directory of the cache file"),
-                    new Spec("ram", "", "RAM cache size; empty: Traffic Server's automatic size"))));
+            "file", List.of(new Setting("size", null, "cache file size, e.g. 4GB"),
+                    new Setting("path", "${store}/trafficserver", "directory of the cache file"),
+                    new Setting("ram", "", "RAM cache size; empty: Traffic Server's automatic size"))));
 
     @Override
     public String name() {
@@ -52,8 +52,8 @@ public final class TrafficServerTarget implements Target {
         settings(build);
     }
 
-    private static EngineSettings settings(ServerBuild build) {
-        EngineSettings settings = SETTINGS.check(build);
+    private static PluginSettings settings(ServerBuild build) {
+        PluginSettings settings = SETTINGS.check(build);
         PeerSettings.bytes(settings, "size", TrafficServerConfig.MIN_CACHE_BYTES);
         if (!settings.string("ram", "").isEmpty()) {
             PeerSettings.bytes(settings, "ram", 0);
@@ -83,7 +83,7 @@ public final class TrafficServerTarget implements Target {
 
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
-        EngineSettings settings = settings(build);
+        PluginSettings settings = settings(build);
         Path trafficServer = Executables.require("traffic_server", PACKAGE);
         return PeerStart.behindOrigin((origin, cleanup) -> {
             Path cacheDir = PeerSettings.storePath(settings.string("path", null), context.storeDir());

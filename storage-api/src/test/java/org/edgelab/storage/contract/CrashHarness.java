@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StoredObject;
 
@@ -79,7 +79,7 @@ public final class CrashHarness {
      * @throws IllegalStateException if the child fails to start or exits before it is killed
      *                               (the message holds its standard error)
      */
-    public static CrashRun writeAndKill(String engineName, EngineSettings settings, Duration killAfter, long commitBudget,
+    public static CrashRun writeAndKill(String engineName, PluginSettings settings, Duration killAfter, long commitBudget,
                                         Path workDir)
             throws IOException, InterruptedException {
         Files.createDirectories(workDir);

@@ -38,8 +38,6 @@ import org.edgelab.experiments.descriptor.Descriptor.Hardware;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
 import org.edgelab.experiments.descriptor.Descriptor.LoadProfile;
 import org.edgelab.experiments.descriptor.Descriptor.Power;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.SettingException;
 import org.edgelab.experiments.power.PowerModel;
 import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.runner.ExperimentKinds;
@@ -52,6 +50,8 @@ import org.edgelab.experiments.workload.WorkloadPlugin;
 import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.workload.Popularity;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.SettingException;
 import org.edgelab.plugin.UnknownPluginException;
 import org.edgelab.storage.api.StorageEngines;
 
