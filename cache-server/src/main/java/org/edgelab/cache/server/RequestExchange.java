@@ -443,12 +443,14 @@ final class RequestExchange implements FetchWaiter {
             }
             done(complete && keepAlive);
         }, sc.config().turnWriteBudget());
-        streamer.pump();
+        // Timed at the head's write, before the body goes out: once pump() flushes, the client may
+        // have the whole response (and read /stats) before this thread runs again.
         if (result == Result.HIT) {
             sc.stats().phases().since(PhaseTimes.Phase.HIT_FIRST_WRITE, startNanos);
         } else if (result == Result.MISS) {
             sc.stats().phases().since(PhaseTimes.Phase.MISS_FIRST_WRITE, startNanos);
         }
+        streamer.pump();
     }
 
     private void sendHeadersOnly(HttpResponse resp, Result result) {
