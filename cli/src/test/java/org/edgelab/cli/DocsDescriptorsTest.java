@@ -1,4 +1,4 @@
-package org.edgelab.experiments.descriptor;
+package org.edgelab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,12 +8,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.edgelab.experiments.client.ClientChoice;
+import org.edgelab.experiments.descriptor.ByteSizeValue;
+import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every descriptor under docs/ (the commands docs/BENCHMARKS.md's figures come from) loads, so the docs cannot
- * rot; builds and clients this machine lacks are left out with a note, as a run would.
+ * Every descriptor under docs/ (the commands docs/BENCHMARKS.md's figures come from) loads as {@code ./edgelab run}
+ * loads it, with every engine and target (peers, container) on the class path, so the docs cannot rot; optional
+ * builds and clients this machine lacks are left out with a note, as a run would.
  */
 class DocsDescriptorsTest {
 
@@ -26,7 +29,8 @@ class DocsDescriptorsTest {
             files = list.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().toList();
         }
         assertThat(files).extracting(p -> p.getFileName().toString())
-                .contains("cache-vs-nginx.yaml", "fixed-rate-100k.yaml", "same-load-100k.yaml", "ttfb-split.yaml");
+                .contains("cache-vs-nginx.yaml", "fixed-rate-100k.yaml", "same-load-100k.yaml", "ttfb-split.yaml",
+                        "trafficserver-store.yaml");
         for (Path file : files) {
             Descriptor d = DescriptorLoader.load(file.toString(), false);
             assertThat(d.servers()).as(file.toString()).isNotEmpty();
