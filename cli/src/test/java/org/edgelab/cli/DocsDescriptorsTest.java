@@ -44,7 +44,7 @@ class DocsDescriptorsTest {
         assertThat(d.target()).isEqualTo("process");
         assertThat(d.servers()).singleElement().satisfies(s -> {
             assertThat(s.noCache()).isTrue();
-            assertThat(s.targetSettings()).containsEntry("origin_faults", "first-byte-delay=20ms&rate=6MB");
+            assertThat(s.targetSettings()).containsEntry("origin_faults", "first-byte-delay=20ms&rate=6MB/s");
         });
         assertThat(d.load().objectSizes()).extracting(ByteSizeValue::bytes).containsExactly(10L << 20);
         assertThat(d.matrix()).contains("client");

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.edgelab.units.ByteSize;
+import org.edgelab.units.DataRate;
 import org.edgelab.units.Durations;
 
 /**
@@ -129,6 +130,19 @@ public final class PluginSettings {
         }
         try {
             return ByteSize.parse(v.trim());
+        } catch (IllegalArgumentException e) {
+            throw new SettingException(name, "setting '" + name + "': " + e.getMessage());
+        }
+    }
+
+    /** A data rate ({@code 70MB/s}, {@code 560Mbit/s}; see {@link DataRate}), or the default when unset. */
+    public DataRate rate(String name, DataRate defaultValue) {
+        String v = values.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return DataRate.parse(v.trim());
         } catch (IllegalArgumentException e) {
             throw new SettingException(name, "setting '" + name + "': " + e.getMessage());
         }

@@ -2,15 +2,13 @@ package org.edgelab.experiments.target;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.edgelab.plugin.PluginSettings;
-import org.edgelab.plugin.Setting;
 import org.edgelab.plugin.UnknownPluginException;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
+import org.edgelab.storage.api.StoreDirectories;
 
 /**
  * What every target that runs EdgeLab's own cache server ({@code embedded}, {@code process},
@@ -22,7 +20,6 @@ public final class EdgeLabBuilds {
 
     /** The setting value that stands for the build's own store directory. */
     public static final String STORE_PLACEHOLDER = "${store}";
-    private static final Set<String> DIRECTORY_SETTINGS = Set.of("dir", "disks", "path");
 
     private EdgeLabBuilds() {
     }
@@ -66,22 +63,7 @@ public final class EdgeLabBuilds {
         String dir = storeDir.toAbsolutePath().toString();
         Map<String, String> out = new LinkedHashMap<>();
         build.settings().forEach((k, v) -> out.put(k, v.replace(STORE_PLACEHOLDER, dir)));
-        fillDirectory(StorageEngines.get(build.engine()).settings(), "", out, dir);
-        if (build.engine().equals("tiered")) {
-            String diskEngine = out.getOrDefault("disk-engine", "raw-log");
-            if (StorageEngines.names().contains(diskEngine)) {
-                fillDirectory(StorageEngines.get(diskEngine).settings(), "disk.", out, dir);
-            }
-        }
-        return out;
-    }
-
-    private static void fillDirectory(List<Setting> specs, String prefix, Map<String, String> settings, String dir) {
-        for (Setting spec : specs) {
-            if (spec.defaultValue() == null && DIRECTORY_SETTINGS.contains(spec.name())) {
-                settings.putIfAbsent(prefix + spec.name(), dir);
-            }
-        }
+        return StoreDirectories.fill(build.engine(), PluginSettings.of(out), storeDir).asMap();
     }
 
     /** Whether the build keeps objects on disk (the power model counts its disks as active). */
