@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.edgelab.loadgen.LinkEmulation;
+import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 
@@ -24,8 +25,10 @@ import org.edgelab.plugin.PluginSettings;
  * @param workDir     the cell's folder for the client's scripts and logs (kept with the results)
  * @param label       what the client's files in {@code workDir} are named after ({@code r1}, {@code r1-settle})
  * @param settings    the client's settings from the descriptor
+ * @param onInterval  told the requests completed in each report interval, for the live progress line (a client
+ *                    that cannot say, such as wrk, tells it nothing)
  */
 public record ClientRun(URI uri, Workload workload, int connections, int threads, Duration duration, Duration timeout,
                         String rate, LinkEmulation link, boolean verify, long seed, Path workDir, String label,
-                        PluginSettings settings) {
+                        PluginSettings settings, IntervalListener onInterval) {
 }

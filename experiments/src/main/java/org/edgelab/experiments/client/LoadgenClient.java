@@ -48,7 +48,8 @@ public final class LoadgenClient implements LoadClient {
         LoadConfig config = LoadConfig.builder().url(run.uri()).connections(run.connections()).threads(run.threads())
                 .duration(run.duration()).timeout(run.timeout())
                 .rate(run.rate() == null ? null : RateSchedule.parse(run.rate(), run.duration()))
-                .workload(run.workload()).verify(run.verify()).link(run.link()).seed(run.seed()).build();
+                .workload(run.workload()).verify(run.verify()).link(run.link()).seed(run.seed())
+                .onInterval(run.onInterval()).build();
         return new Result(LoadRunner.run(config));
     }
 

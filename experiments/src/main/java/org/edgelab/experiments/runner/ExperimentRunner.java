@@ -181,7 +181,8 @@ public final class ExperimentRunner {
             int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));
             LoadResult warm = LoadRunner.run(LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
                     .threads(Math.min(threads, warmConnections)).duration(max(Duration.ofSeconds(60), load.duration().multipliedBy(4)))
-                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L).build());
+                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L)
+                    .onInterval(progress::interval).build());
             if (warm.counters().goodResponses() < objects) {
                 progress.note("warm-up of " + cell.id() + " fetched " + warm.counters().goodResponses() + " of " + objects
                         + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
@@ -199,19 +200,7 @@ public final class ExperimentRunner {
         CpuSample cpuBefore = target.cpu();
         PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
-        progress.watch(() -> {
-            try {
-                return target.counters().requests();
-            } catch (IOException e) {
-                return -1L;
-            }
-        });
-        ClientResult result;
-        try {
-            result = client.run(measured);
-        } finally {
-            progress.unwatch();
-        }
+        ClientResult result = client.run(measured);
         ServerCounters after = target.counters();
         CpuSample cpuAfter = target.cpu();
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
@@ -230,7 +219,7 @@ public final class ExperimentRunner {
         return new ClientRun(target.clientUri(), new MeasuredOnly(workload), cell.connections(),
                 Math.min(load.threads(), cell.connections()), length, load.timeout(), load.rate(), link,
                 target.syntheticContent(), seed, directory.resolve("targets").resolve(cell.fileName()), label,
-                PluginSettings.of(cell.client().settings()));
+                PluginSettings.of(cell.client().settings()), progress::interval);
     }
 
     private ResultRow row(Target kind, Cell cell, int rep, ClientResult r, ServerCounters before, ServerCounters after,

@@ -12,6 +12,7 @@ import org.edgelab.experiments.target.Targets;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadRunner;
+import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.workload.ObjectWorkload;
 import org.edgelab.plugin.PluginSettings;
 
@@ -39,7 +40,7 @@ final class EmbeddedCache implements AutoCloseable {
                 .duration(Duration.ofSeconds(30)).workload(workload.warmUp()).build());
         start = target.counters();
         return new ClientRun(target.clientUri(), workload, 4, 2, Duration.ofSeconds(2), Duration.ofSeconds(5), null,
-                LinkEmulation.NONE, true, 7, dir.resolve("work"), "r1", PluginSettings.of(settings));
+                LinkEmulation.NONE, true, 7, dir.resolve("work"), "r1", PluginSettings.of(settings), IntervalListener.NONE);
     }
 
     long requests() throws IOException {
