@@ -10,7 +10,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class AdminHandlerTest {
 
     @Test
     void statsMetricsAndHealthReflectTheCounters() throws Exception {
-        try (ObjectStore store = StorageEngines.open("memory", EngineSettings.of("capacity", "1m"))) {
+        try (ObjectStore store = StorageEngines.open("memory", PluginSettings.of("capacity", "1m"))) {
             CacheStats stats = new CacheStats();
             stats.request();
             stats.response(CacheStats.Result.HIT, 200);
@@ -100,7 +100,7 @@ class AdminHandlerTest {
 
     @Test
     void everyNameInStatsIsSnakeCase() throws Exception {
-        try (ObjectStore store = StorageEngines.open("memory", EngineSettings.of("capacity", "1m"))) {
+        try (ObjectStore store = StorageEngines.open("memory", PluginSettings.of("capacity", "1m"))) {
             CacheStats stats = new CacheStats();
             stats.phases().record(PhaseTimes.Phase.HIT_FIRST_WRITE, 1_000);
             EmbeddedChannel ch = new EmbeddedChannel(new AdminHandler(stats, store));

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The progress line: one line per phase where nothing redraws (CI logs), a steady redrawn rate on a terminal. */
 class ProgressTest {
-    private static final Cell CELL = new Cell(0, "memory-100000-c10", Map.of(), null, null, 10, null, null);
+    private static final Cell CELL = new Cell(0, "memory-100000-c10", Map.of(), null, null, 10, null, null, null);
 
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);

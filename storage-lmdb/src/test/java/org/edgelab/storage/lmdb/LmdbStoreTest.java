@@ -17,10 +17,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.UnknownPluginException;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
@@ -42,7 +42,7 @@ class LmdbStoreTest {
     Path dir;
 
     private ObjectStore open(String... extra) throws IOException {
-        EngineSettings s = EngineSettings.of("path", dir.toString()).withAll(EngineSettings.of(extra));
+        PluginSettings s = PluginSettings.of("path", dir.toString()).withAll(PluginSettings.of(extra));
         return StorageEngines.open("lmdb", s);
     }
 
@@ -74,7 +74,7 @@ class LmdbStoreTest {
 
     @Test
     void badSettingsFailNamingTheSetting() {
-        assertThatThrownBy(() -> StorageEngines.open("lmdb", EngineSettings.of("capacity", "1g")))
+        assertThatThrownBy(() -> StorageEngines.open("lmdb", PluginSettings.of("capacity", "1g")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'path'");
         assertThatThrownBy(() -> open("sync", "sometimes"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sync").hasMessageContaining("nosync");
@@ -250,7 +250,7 @@ class LmdbStoreTest {
         assertThatThrownBy(() -> open("capacity", "16MiB"))
                 .isInstanceOf(StorageException.class).hasMessageContaining("data.mdb").hasMessageContaining("missing");
         Path file = Files.writeString(dir.resolve("plain-file"), "x");
-        assertThatThrownBy(() -> StorageEngines.open("lmdb", EngineSettings.of("path", file.toString())))
+        assertThatThrownBy(() -> StorageEngines.open("lmdb", PluginSettings.of("path", file.toString())))
                 .isInstanceOf(StorageException.class).hasMessageContaining("is a file");
     }
 
