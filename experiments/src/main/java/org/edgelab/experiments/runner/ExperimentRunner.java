@@ -108,6 +108,9 @@ public final class ExperimentRunner {
                 .map(c -> (c.name().equals(c.kind()) ? "" : c.name() + " = ") + LoadClients.get(c.kind()).method())
                 .collect(Collectors.joining("; ")) + "; the cache warm-up before each repetition is always loadgen's");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
+        methods.put("memory", Manifest.MEMORY_NOTE);
+        methods.put("io", Manifest.IO_NOTE);
+        methods.put("page_cache", Manifest.PAGE_CACHE_NOTE);
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
                 descriptor.load().duration().plus(descriptor.load().settle()));
@@ -157,11 +160,15 @@ public final class ExperimentRunner {
         Files.createDirectories(workDir);
         Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
-        TargetContext context = targetContext(descriptor, storeDir, workDir);
-        try (RunningTarget running = target.start(cell.server(), context)) {
-            for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
-                rows.add(runRepetition(target, running, cell, rep));
+        try (CellResources resources = CellResources.open(target, cell.server(), descriptor.hardware().memoryBytes(),
+                descriptor.name() + "-" + cell.fileName(), storeDir)) {
+            TargetContext context = targetContext(descriptor, storeDir, workDir, resources.cgroup());
+            try (RunningTarget running = target.start(cell.server(), context)) {
+                for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
+                    rows.add(runRepetition(target, running, resources, cell, rep));
+                }
             }
+            manifest.cellDetail(cell.id(), "memory", resources.manifestEntry());
         } finally {
             RunFolders.deleteRecursively(storeDir);
             RunFolders.deleteIfEmpty(workDir);
@@ -169,7 +176,7 @@ public final class ExperimentRunner {
         return rows;
     }
 
-    private ResultRow runRepetition(Target kind, RunningTarget target, Cell cell, int rep) throws IOException, InterruptedException {
+    private ResultRow runRepetition(Target kind, RunningTarget target, CellResources resources, Cell cell, int rep) throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
         Workload workload = workloadKind.create(workloadRequest(load, workloadSettings, cell));
@@ -198,17 +205,24 @@ public final class ExperimentRunner {
         ClientRun measured = clientRun(target, cell, workload, load.duration(), seed, "r" + rep);
         ServerCounters before = SettledCounters.read(target);
         CpuSample cpuBefore = target.cpu();
+        CellResources.Sample resourcesBefore = resources.sample(target);
         PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
         ClientResult result = client.run(measured);
         ServerCounters after = SettledCounters.read(target);
         CpuSample cpuAfter = target.cpu();
+        CellResources.Sample resourcesAfter = resources.sample(target);
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
         String hlogTtfb = "hlog/" + cell.fileName() + "-r" + rep + ".ttfb.hlog";
         hlog = result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB) ? hlog : "";
         hlogTtfb = result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB) ? hlogTtfb : "";
         progress.repetitionDone(result.requestsPerSecond());
-        return row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
+        ResultRow row = row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
+        boolean origin = before.bytesFromOrigin() >= 0 && after.bytesFromOrigin() >= 0;
+        Map<String, String> values = new LinkedHashMap<>(row.values());
+        values.putAll(resources.columns(resourcesBefore, resourcesAfter, result.bytes(),
+                origin ? after.bytesFromOrigin() - before.bytesFromOrigin() : -1));
+        return new ResultRow(values);
     }
 
     /** One run of the cell's load client: {@code length} of the measured workload (its warm-up left out). */
@@ -294,8 +308,13 @@ public final class ExperimentRunner {
 
     /** What a target may use for one cell of {@code descriptor}: the cell's folders and the hardware's cores and memory. */
     public static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir) {
+        return targetContext(descriptor, storeDir, workDir, null);
+    }
+
+    /** {@link #targetContext(Descriptor, Path, Path)} with the cell's memory cgroup (null: none). */
+    static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir, org.edgelab.experiments.process.cgroup.Cgroup cgroup) {
         return new TargetContext(storeDir, workDir, descriptor.hardware().cores(), descriptor.hardware().memoryBytes(),
-                TARGET_START_TIMEOUT);
+                TARGET_START_TIMEOUT, cgroup);
     }
 
     /** What the workload plugin builds {@code cell}'s requests from; object ids are prefixed {@code c<index>-}. */

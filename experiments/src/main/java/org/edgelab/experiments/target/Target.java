@@ -41,6 +41,15 @@ public interface Target extends NamedPlugin {
      */
     RunningTarget start(ServerBuild build, TargetContext context) throws IOException;
 
+    /**
+     * Whether the target starts the server under test with {@link TargetContext#serverCommand}, so that it runs in the
+     * memory cgroup the runner makes for the cell (the process target and the peers); false for targets that cannot
+     * (embedded: the runner's own JVM) or bound memory themselves (container).
+     */
+    default boolean runsServerInCgroup() {
+        return false;
+    }
+
     /** Whether the build keeps objects on disk (the power model counts the profile's disks as active). */
     default boolean usesDisk(ServerBuild build) {
         return EdgeLabBuilds.usesDisk(build);

@@ -2,6 +2,9 @@ package org.edgelab.experiments.target;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.edgelab.experiments.process.cgroup.Cgroup;
 
 /**
  * What a {@link Target} may use for one cell. Immutable.
@@ -14,6 +17,27 @@ import java.time.Duration;
  * @param memoryBytes  the memory the hardware assumptions give the server, 0 when they state none (a memory
  *                     limit where the target can apply one)
  * @param startTimeout how long to wait for the server to answer before giving up
+ * @param cgroup       the memory cgroup the runner made for the server under test, for a target that
+ *                     {@link Target#runsServerInCgroup() runs it in one}; null when there is none (the runner
+ *                     owns it and removes it after the cell)
  */
-public record TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout) {
+public record TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout, Cgroup cgroup) {
+
+    /** A context without a cgroup. */
+    public TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout) {
+        this(storeDir, workDir, cores, memoryBytes, startTimeout, null);
+    }
+
+    /** The cgroup, if the runner made one. */
+    public Optional<Cgroup> serverCgroup() {
+        return Optional.ofNullable(cgroup);
+    }
+
+    /**
+     * The command that starts the server under test: {@code command} itself, or wrapped so that the process joins the
+     * cell's cgroup before it runs (see {@link Cgroup#wrap}).
+     */
+    public List<String> serverCommand(List<String> command) {
+        return cgroup == null ? command : cgroup.wrap(command);
+    }
 }
