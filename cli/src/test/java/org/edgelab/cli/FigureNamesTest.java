@@ -50,6 +50,11 @@ class FigureNamesTest {
         assertThat(all).as("no nanoseconds, bytes/s, p99_9 or requests_per_s")
                 .noneMatch(name -> name.endsWith("_ns") || name.contains("bytes_per_s") || name.matches(".*_p\\d+_\\d+.*")
                         || name.startsWith("requests_per_s") || name.equals("elapsed_s"));
+        // every memory and I/O column is explained in docs/FIGURES.md
+        String figures = Files.readString(Path.of("..", "docs", "FIGURES.md"));
+        List<String> resources = ResultsCsv.COLUMNS.subList(ResultsCsv.COLUMNS.indexOf("memory_bound"),
+                ResultsCsv.COLUMNS.indexOf("diskstats_write_bytes") + 1);
+        assertThat(resources).hasSizeGreaterThan(10).allSatisfy(c -> assertThat(figures).contains("`" + c + "`"));
         // one name, one meaning: the runner's cpu_s_per_gb is the server's; loadgen's own is named for itself
         assertThat(loadgen).doesNotContain("cpu_s_per_gb").contains("cpu_s_loadgen_per_gb");
     }

@@ -81,10 +81,10 @@ final class CellResources implements AutoCloseable {
             CellResources made = new CellResources(cgroup.limitBytes().isPresent() ? cgroup.version() : "none", cgroup,
                     cgroup.limitBytes(), storeDir);
             made.manifest.put("bound", cgroup.limitBytes().isPresent()
-                    ? cgroup.version() + " " + cgroup.limitFile() + " = " + cgroup.limitBytes().getAsLong() + " bytes (" + stated
-                            + " asked); the server's processes joined it before they started, its page cache is charged to it"
+                    ? cgroup.version() + " " + cgroup.limitFile() + " = " + cgroup.limitBytes().getAsLong() + " bytes ("
+                            + ByteSize.format(limit.getAsLong()) + " asked); the server's processes joined it before they started, its page cache is charged to it"
                     : "none: no memory stated (hardware.memory, target_settings.memory); the server ran in an unlimited "
-                            + cgroup.version() + " cgroup so that its peak and page cache are read");
+                            + cgroup.version() + " memory cgroup so that its peak and page cache are read");
             made.manifest.put("cgroup", cgroup.path().toString());
             return made;
         } catch (IOException e) {

@@ -76,7 +76,7 @@ class MemoryBoundRunTest {
 
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
         JsonNode memory = manifest.get("cells").get(0).get("memory");
-        assertThat(memory.get("bound").asText()).startsWith(hierarchy.version()).contains("bytes (448 MiB");
+        assertThat(memory.get("bound").asText()).startsWith(hierarchy.version()).contains("= " + LIMIT + " bytes (448 MiB asked)");
         assertThat(manifest.get("methods").get("memory").asText()).contains("cgroup.procs");
         Path cgroup = Path.of(memory.get("cgroup").asText());
         assertThat(cgroup).as("removed after the cell").doesNotExist();
