@@ -15,7 +15,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -58,6 +57,7 @@ final class RequestExchange implements FetchWaiter {
     private final ServerContext sc;
     private final Channel channel;
     private final HttpRequest request;
+    private final RequestTarget target;
     private final boolean head;
     private final boolean keepAlive;
     private final HttpResponseStatus rejectStatus;
@@ -70,16 +70,19 @@ final class RequestExchange implements FetchWaiter {
     private long startNanos;
     private int lookups;
 
-    RequestExchange(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest request) {
-        this(conn, sc, channel, request, null, null);
+    /** {@code request} has been rewritten to {@code target} ({@link RequestTarget#applyTo}). */
+    RequestExchange(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest request,
+                    RequestTarget target) {
+        this(conn, sc, channel, request, target, null, null);
     }
 
     private RequestExchange(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest request,
-                            HttpResponseStatus rejectStatus, String rejectReason) {
+                            RequestTarget target, HttpResponseStatus rejectStatus, String rejectReason) {
         this.conn = conn;
         this.sc = sc;
         this.channel = channel;
         this.request = request;
+        this.target = target;
         this.head = HttpMethod.HEAD.equals(request.method());
         this.keepAlive = rejectStatus == null && HttpUtil.isKeepAlive(request);
         this.rejectStatus = rejectStatus;
@@ -89,7 +92,7 @@ final class RequestExchange implements FetchWaiter {
     /** Returns an exchange that answers a malformed request with an error and closes the connection. */
     static RequestExchange rejection(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest req,
                                      HttpResponseStatus status, String reason) {
-        return new RequestExchange(conn, sc, channel, req, status, reason);
+        return new RequestExchange(conn, sc, channel, req, null, status, reason);
     }
 
     boolean isRejection() {
@@ -154,7 +157,7 @@ final class RequestExchange implements FetchWaiter {
             pass();
             return;
         }
-        Optional<CacheKey> key = CacheKeys.primary(request, sc.config().originAuthority());
+        Optional<CacheKey> key = CacheKeys.primary(target);
         if (key.isEmpty()) {
             pass();
             return;
@@ -462,32 +465,16 @@ final class RequestExchange implements FetchWaiter {
     }
 
     /**
-     * Removes the target's stored object and those named by Location and Content-Location on the
-     * same host (RFC 9111 §4.4), where removals may block; then runs {@code then} on this loop.
+     * Removes the target's stored object and those named by Location and Content-Location with
+     * the target's origin (RFC 9111 §4.4), where removals may block; then runs {@code then} on this loop.
      */
     private void invalidate(HttpHeaders responseHeaders, Runnable then) {
         List<CacheKey> keys = new java.util.ArrayList<>();
-        Optional<CacheKey> target = CacheKeys.primary(request, sc.config().originAuthority());
-        target.ifPresent(keys::add);
-        String host = request.headers().get(HttpHeaderNames.HOST, sc.config().originAuthority());
+        CacheKeys.primary(target).ifPresent(keys::add);
         for (CharSequence name : List.of(HttpHeaderNames.LOCATION, HttpHeaderNames.CONTENT_LOCATION)) {
             String value = responseHeaders.get(name);
-            if (value == null) {
-                continue;
-            }
-            try {
-                URI u = URI.create(value);
-                if (u.getRawAuthority() != null && !u.getRawAuthority().equalsIgnoreCase(host)) {
-                    continue;
-                }
-                String path = (u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath())
-                        + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
-                if (!path.startsWith("/")) {
-                    continue;
-                }
-                CacheKeys.key(host, path).ifPresent(keys::add);
-            } catch (IllegalArgumentException ignored) {
-                // not a URI: nothing to invalidate
+            if (value != null) {
+                CacheKeys.sameOrigin(target, value).ifPresent(keys::add);
             }
         }
         sc.store().call(StoreCall.REMOVE, channel.eventLoop(), () -> {

@@ -43,7 +43,7 @@ class StoreFailureTest {
     }
 
     private CacheKey key(String path) {
-        return CacheKey.of("127.0.0.1" + path);
+        return CacheKey.of("http://127.0.0.1" + path);
     }
 
     @Test
