@@ -22,6 +22,7 @@ import org.edgelab.cache.admin.CacheStats.Result;
 import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.fetch.FetchRegistry;
 import org.edgelab.cache.fetch.FetchWaiter;
+import org.edgelab.cache.fetch.FillTail;
 import org.edgelab.cache.fetch.VariantLookup;
 import org.edgelab.cache.http.CacheControl;
 import org.edgelab.cache.http.Freshness;
@@ -268,16 +269,18 @@ final class RequestExchange implements FetchWaiter {
     }
 
     @Override
-    public void stored(StoredObject follower, Role role, java.util.concurrent.CompletionStage<Void> settled) {
+    public void stored(StoredObject follower, Role role, java.util.concurrent.CompletionStage<Void> settled,
+                       FillTail tail) {
         long handedOver = System.nanoTime();
         onLoop(() -> {
             if (role == Role.INITIATOR) {
                 sc.stats().phases().since(PhaseTimes.Phase.MISS_HANDOFF, handedOver);
             }
             if (step != Step.AWAIT_FILL) {
+                tail.close();
                 sc.store().release(follower);
             } else {
-                deliver(follower, role == Role.INITIATOR ? Result.MISS : Result.HIT_COALESCED, settled);
+                deliver(follower, role == Role.INITIATOR ? Result.MISS : Result.HIT_COALESCED, settled, tail);
             }
         });
     }
@@ -364,12 +367,13 @@ final class RequestExchange implements FetchWaiter {
     // ---- DELIVER
 
     private void deliver(StoredObject obj, Result result) {
-        deliver(obj, result, null);
+        deliver(obj, result, null, null);
     }
 
-    private void deliver(StoredObject obj, Result result, java.util.concurrent.CompletionStage<Void> settled) {
+    private void deliver(StoredObject obj, Result result, java.util.concurrent.CompletionStage<Void> settled,
+                         FillTail tail) {
         step = Step.DELIVER;
-        delivery = new Delivery(this, obj, result, settled);
+        delivery = new Delivery(this, obj, result, settled, tail);
         delivery.start();
     }
 
