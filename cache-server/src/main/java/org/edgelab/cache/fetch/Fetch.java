@@ -322,9 +322,30 @@ public final class Fetch implements OriginResponseListener {
             }
             waiters.clear();
         }
-        for (int i = 0; i < attached.size(); i++) {
-            follow(w, attached.get(i).waiter, attached.get(i).role, attachedTails.get(i));
-        }
+        // The waiters' followers open first, in the lane, so that no write can fail before they exist.
+        lane.submit(StoreCall.FOLLOW, 0, () -> {
+            List<StoredObject> followers = new ArrayList<>(attached.size());
+            try {
+                for (int i = 0; i < attached.size(); i++) {
+                    followers.add(w.follow());
+                }
+            } catch (RuntimeException e) {
+                followers.forEach(StoredObject::close);
+                throw e;
+            }
+            return followers;
+        }, (followers, err) -> {
+            for (int i = 0; i < attached.size(); i++) {
+                WaiterRole wr = attached.get(i);
+                if (err == null) {
+                    wr.waiter.stored(followers.get(i), wr.role, settled, attachedTails.get(i));
+                } else {
+                    attachedTails.get(i).close();
+                    LOG.log(System.Logger.Level.DEBUG, "cannot follow the write of {0}: {1}", w.key(), err.toString());
+                    wr.waiter.retryAlone();
+                }
+            }
+        });
         others.forEach(FetchWaiter::retryAlone);
         HttpContent c;
         while ((c = early.pollFirst()) != null) {
