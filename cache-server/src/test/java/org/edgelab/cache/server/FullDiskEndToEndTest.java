@@ -38,14 +38,7 @@ class FullDiskEndToEndTest {
     private static final String CAPACITY = Long.toString(FullDiskScenario.CAPACITY);
 
     private static List<String> options(String engine, Path fs) {
-        return switch (engine) {
-            case "raw-log" -> List.of("disks=" + fs.resolve("disk0"), "capacity=" + CAPACITY);
-            case "raw-files" -> List.of("dir=" + fs.resolve("files"), "capacity=" + CAPACITY);
-            case "lmdb" -> List.of("path=" + fs.resolve("lmdb"), "capacity=" + CAPACITY);
-            case "tiered" -> List.of("disk-engine=raw-log", "disk.disks=" + fs.resolve("disk0"),
-                    "disk.capacity=" + CAPACITY, "memory-capacity=16MiB");
-            default -> throw new IllegalArgumentException(engine);
-        };
+        return ServeProcess.diskStoreOptions(engine, fs, CAPACITY);
     }
 
     private record Got(int status, String xcache, boolean complete, boolean exact) {

@@ -84,6 +84,29 @@ final class ServeProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * The {@code -o} options that put a disk engine's store (raw-log, raw-files, lmdb, or tiered
+     * over raw-log with a 16 MiB memory tier) of {@code capacity} in directory {@code dir}.
+     */
+    static List<String> diskStoreOptions(String engine, Path dir, String capacity) {
+        return switch (engine) {
+            case "raw-log" -> List.of("disks=" + dir.resolve("disk0"), "capacity=" + capacity);
+            case "raw-files" -> List.of("dir=" + dir.resolve("files"), "capacity=" + capacity);
+            case "lmdb" -> List.of("path=" + dir.resolve("lmdb"), "capacity=" + capacity);
+            case "tiered" -> List.of("disk-engine=raw-log", "disk.disks=" + dir.resolve("disk0"),
+                    "disk.capacity=" + capacity, "memory-capacity=16MiB");
+            default -> throw new IllegalArgumentException("not a disk engine: " + engine);
+        };
+    }
+
+    /** Stops the server with SIGTERM (its shutdown hook closes the store) and waits for it to exit. */
+    void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("serve did not exit within 60 s of SIGTERM");
+        }
+    }
+
     /** Kills the server with SIGKILL (nothing is flushed or closed) and waits for it to be gone. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
