@@ -212,11 +212,17 @@ public final class Freshness {
     }
 
     /**
-     * True when this stale response may be served because the origin failed (error status 500, 502,
-     * 503, 504 or no answer): {@code stale-if-error} in the response or the request (RFC 5861 §4)
-     * covers its staleness, and the response does not forbid serving it stale.
+     * True when this stored response may be served because the origin failed (error status 500,
+     * 502, 503, 504 or no answer): it is fresh and not {@code no-cache} (which needs a successful
+     * validation before every reuse, RFC 9111 §5.2.2.4), or it is stale, {@code stale-if-error} in
+     * the response or the request (RFC 5861 §4) covers its staleness, and the response does not
+     * forbid serving it stale (RFC 9111 §4.2.4: {@code must-revalidate}, {@code proxy-revalidate},
+     * {@code s-maxage}, {@code no-cache}).
      */
     public boolean mayServeStaleOnError(CacheControl response, CacheControl request) {
+        if (response.noCache()) {
+            return false;
+        }
         if (isFresh()) {
             return true;
         }

@@ -127,4 +127,38 @@ class Rfc9111Test {
             assertThat(s.origin.count("GET /listed")).isEqualTo(2);
         }
     }
+
+    // ---- §4.2.4, §5.2.2: no stale response when the origin cannot be reached
+
+    /**
+     * RFC 9111 §4.2.4: "A cache MUST NOT generate a stale response if it is prohibited by an
+     * explicit in-protocol directive (e.g., by a no-cache response directive, a must-revalidate
+     * response directive, or an applicable s-maxage or proxy-revalidate response directive; see
+     * Section 5.2.2)." And §5.2.2.2 (must-revalidate): "if a cache is disconnected, the cache MUST
+     * generate an error response rather than reuse the stale response." A response stored stale
+     * (Age 10, lifetime 1 s) with stale-if-error=600 and each directive, then the origin gone: the
+     * next request is an error, not the stored body; without a directive it is served stale.
+     */
+    @ParameterizedTest(name = "Cache-Control: {0}")
+    @ValueSource(strings = {"max-age=1, must-revalidate", "max-age=1, proxy-revalidate", "s-maxage=1",
+            "max-age=1", "no-cache, max-age=600"})
+    void aStoredResponseADirectiveForbidsToServeStaleIsNotServedWhenTheOriginConnectionFails(String directives)
+            throws Exception {
+        boolean allowed = directives.equals("max-age=1");
+        try (Setup s = new Setup(req -> text(HttpResponseStatus.OK, "stored body", "Cache-Control",
+                directives + ", stale-if-error=600", "Age", directives.contains("no-cache") ? "0" : "10"))) {
+            assertThat(xcache(s.send("GET", "/gone"))).isEqualTo("MISS");
+            s.origin.close();
+            HttpResponse<String> r = s.send("GET", "/gone");
+            if (allowed) {
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(xcache(r)).isEqualTo("HIT-STALE");
+                assertThat(r.body()).isEqualTo("stored body");
+            } else {
+                assertThat(r.statusCode()).as("an error, not the stored response (X-Cache %s)", xcache(r))
+                        .isIn(502, 504);
+                assertThat(r.body()).doesNotContain("stored body");
+            }
+        }
+    }
 }
