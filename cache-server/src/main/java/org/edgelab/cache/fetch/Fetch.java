@@ -358,6 +358,22 @@ public final class Fetch implements OriginResponseListener {
 
     private void refreshStale(HttpHeaders notModified, long responseTime) {
         List<HeaderField> merged = StoredConditionals.mergeNotModified(stale.headers(), notModified);
+        Storability.Decision kept = Storability.decide(HttpMethod.GET, initiatorRequest.headers(), stale.status(),
+                StoredConditionals.freshenedHeaders(merged, notModified));
+        if (!kept.storable()) {
+            // The 304 turns the stored response into one this cache does not keep (no-store, private, a
+            // cookie): it is removed, and every waiter fetches the object unconditionally, on its own.
+            lane.submit(StoreCall.REMOVE, 0, () -> store.store().remove(staleKey), (ok, err) -> {
+                if (err != null) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot remove " + staleKey, err);
+                }
+                LOG.log(System.Logger.Level.DEBUG, "304 for {0} not kept: {1}", staleKey, kept.reason());
+                for (WaiterRole wr : finishWithoutBody()) {
+                    wr.waiter.retryAlone();
+                }
+            });
+            return;
+        }
         long expiresAt = Freshness.expiresAtMillis(stale.status(), merged, requestTimeMillis, responseTime);
         ObjectMetadata refreshed = stale.refreshed(merged, requestTimeMillis, responseTime, expiresAt);
         lane.submit(StoreCall.UPDATE_METADATA, 0, () -> store.store().updateMetadata(staleKey, refreshed), (ok, err) -> {

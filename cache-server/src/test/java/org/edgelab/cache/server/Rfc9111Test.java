@@ -161,4 +161,89 @@ class Rfc9111Test {
             }
         }
     }
+
+    // ---- §3.2, §4.3.4: freshening with a 304
+
+    /**
+     * RFC 9111 §4.3.4: the cache "MUST update its header fields with the header fields provided in
+     * the 304 (Not Modified) response, as per Section 3.2", which says: "the cache MUST add each
+     * header field in the provided response to the stored response, replacing field values that
+     * are already present, with the following exceptions: Header fields excepted from storage in
+     * Section 3.1, Header fields that the cache's stored response depends upon, as described
+     * below, Header fields that are automatically processed and removed by the recipient, as
+     * described below, and The Content-Length header field." and "some fields are automatically
+     * processed and removed by the HTTP implementation, such as the Content-Range header field;
+     * implementations MAY simply ignore such header fields when updating stored responses".
+     */
+    @Test
+    void a304ReplacesAndAddsStoredFieldsButNotContentLengthContentRangeOrHopByHopFields() throws Exception {
+        try (Setup s = new Setup(req -> {
+            if (req.headers().contains(HttpHeaderNames.IF_NONE_MATCH)) {
+                return text(HttpResponseStatus.NOT_MODIFIED, "", "ETag", "\"v1\"", "Cache-Control", "max-age=600",
+                        "X-Replaced", "new", "X-Added", "yes", "Content-Range", "bytes 0-0/1",
+                        "Keep-Alive", "timeout=5", "Proxy-Authenticate", "Basic realm=x");
+            }
+            return text(HttpResponseStatus.OK, "version one", "ETag", "\"v1\"", "Cache-Control", "max-age=1",
+                    "Age", "10", "X-Replaced", "old", "X-Kept", "kept");
+        })) {
+            assertThat(xcache(s.send("GET", "/fresh"))).isEqualTo("MISS");
+            HttpResponse<String> revalidated = s.send("GET", "/fresh");
+            HttpResponse<String> after = s.send("GET", "/fresh");
+            assertThat(xcache(revalidated)).isEqualTo("HIT-REVALIDATED");
+            assertThat(xcache(after)).as("fresh for 600 s after the 304").isEqualTo("HIT");
+            for (HttpResponse<String> r : List.of(revalidated, after)) {
+                assertThat(r.body()).isEqualTo("version one");
+                assertThat(r.headers().firstValue("Content-Length")).hasValue("11");
+                assertThat(r.headers().allValues("X-Replaced")).containsExactly("new");
+                assertThat(r.headers().allValues("X-Added")).containsExactly("yes");
+                assertThat(r.headers().allValues("X-Kept")).containsExactly("kept");
+                assertThat(r.headers().allValues("Cache-Control")).containsExactly("max-age=600");
+                assertThat(r.headers().firstValue("Content-Range")).isEmpty();
+                assertThat(r.headers().firstValue("Proxy-Authenticate")).isEmpty();
+                assertThat(r.headers().firstValue("Keep-Alive")).isEmpty();
+            }
+            assertThat(s.origin.requests).containsExactly("GET /fresh", "GET /fresh");
+        }
+    }
+
+    /**
+     * A 304 that makes the stored response one this cache does not store is not folded into it:
+     * RFC 9111 §5.2.2.5 (no-store): "a cache MUST NOT store any part of either the immediate
+     * request or the response"; §5.2.2.7 (private): "a shared cache MUST NOT store the response";
+     * and a cookie (this cache, like Varnish and nginx, stores no response that sets one; RFC 9111
+     * §7.3: "Servers that wish to control caching of these responses are encouraged to emit
+     * appropriate Cache-Control response header fields"), so no other client is ever given
+     * another's cookie nor the old response without it. The stored response is removed and the
+     * client fetches the object unconditionally, getting the origin's full answer.
+     */
+    @ParameterizedTest(name = "304 with {0}")
+    @ValueSource(strings = {"Set-Cookie: session=abc", "Cache-Control: no-store", "Cache-Control: private"})
+    void a304ThatMakesTheResponseUnstorableRemovesItAndTheClientGetsTheOriginsAnswer(String field)
+            throws Exception {
+        String name = field.substring(0, field.indexOf(':'));
+        String value = field.substring(field.indexOf(':') + 2);
+        java.util.concurrent.atomic.AtomicInteger unconditional = new java.util.concurrent.atomic.AtomicInteger();
+        try (Setup s = new Setup(req -> {
+            if (req.headers().contains(HttpHeaderNames.IF_NONE_MATCH)) {
+                return text(HttpResponseStatus.NOT_MODIFIED, "", "ETag", "\"v1\"", name, value);
+            }
+            // The first answer is stored (and stale at once); the origin adds the field from then on.
+            return unconditional.getAndIncrement() == 0
+                    ? text(HttpResponseStatus.OK, "version one", "ETag", "\"v1\"", "Cache-Control", "max-age=1",
+                            "Age", "10")
+                    : text(HttpResponseStatus.OK, "version one", "ETag", "\"v1\"", "Cache-Control", "max-age=1",
+                            name, value);
+        })) {
+            assertThat(xcache(s.send("GET", "/turns"))).isEqualTo("MISS");
+            HttpResponse<String> r = s.send("GET", "/turns");
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("version one");
+            assertThat(xcache(r)).as("the origin's own answer").doesNotStartWith("HIT");
+            assertThat(r.headers().allValues(name)).as("the origin's %s reaches the client", name).contains(value);
+            HttpResponse<String> later = s.send("GET", "/turns");
+            assertThat(xcache(later)).as("the old stored response is gone").doesNotStartWith("HIT");
+            assertThat(s.origin.requests).as("fill, revalidation (304), unconditional fetch, and the later one")
+                    .hasSize(4);
+        }
+    }
 }
