@@ -26,6 +26,7 @@ import org.edgelab.cache.fetch.FillTail;
 import org.edgelab.cache.fetch.VariantLookup;
 import org.edgelab.cache.http.CacheControl;
 import org.edgelab.cache.http.Freshness;
+import org.edgelab.cache.http.Storability;
 import org.edgelab.cache.origin.OriginException;
 import org.edgelab.cache.origin.OriginExchange;
 import org.edgelab.cache.origin.OriginRequests;
@@ -42,8 +43,9 @@ import org.edgelab.storage.api.StoredObject;
  * {@link org.edgelab.cache.fetch.Fetch}: a miss or a revalidation), {@code DELIVER} (answer from a
  * stored object: {@link Delivery}), {@code PASS} (forward an origin response unstored:
  * {@link PassThrough}; unsafe and other methods, non-storable responses) and {@code DONE}.
- * Invalidation after unsafe methods happens on the way through {@code PASS}. Confined to the client
- * channel's event loop: fetch callbacks and store outcomes hop onto it.
+ * Invalidation after unsafe methods (any but GET, HEAD, OPTIONS and TRACE, also unknown ones: RFC
+ * 9111 §4.4) happens on the way through {@code PASS}. Confined to the client channel's event loop:
+ * fetch callbacks and store outcomes hop onto it.
  */
 final class RequestExchange implements FetchWaiter {
 
@@ -382,7 +384,7 @@ final class RequestExchange implements FetchWaiter {
     /** Forwards a request the cache does not answer (other methods, unkeyable targets) to the origin. */
     private void pass() {
         step = Step.PASS;
-        boolean unsafe = isUnsafe(request.method());
+        boolean sendsLength = sendsContentLength(request.method());
         HttpRequest forward = OriginRequests.forward(request, sc.config().originAuthority(), body != null);
         ByteBuf b = body;
         body = null;
@@ -393,7 +395,7 @@ final class RequestExchange implements FetchWaiter {
                 b.release();
                 b = null;
             }
-            if (unsafe) {
+            if (sendsLength) {
                 HttpUtil.setContentLength(forward, 0);
             }
         }
@@ -405,7 +407,7 @@ final class RequestExchange implements FetchWaiter {
 
             @Override
             public void onResponse(HttpResponse response, OriginExchange exchange) {
-                if (!unsafe || response.status().code() >= 400) {
+                if (!Storability.invalidates(request.method(), response.status().code())) {
                     downstream = startPassThrough(response, exchange, true, true);
                     return;
                 }
@@ -463,7 +465,8 @@ final class RequestExchange implements FetchWaiter {
         return pass;
     }
 
-    private static boolean isUnsafe(HttpMethod m) {
+    /** The methods whose requests are forwarded with an explicit Content-Length, 0 when they carry no body. */
+    private static boolean sendsContentLength(HttpMethod m) {
         return HttpMethod.POST.equals(m) || HttpMethod.PUT.equals(m) || HttpMethod.DELETE.equals(m)
                 || HttpMethod.PATCH.equals(m);
     }

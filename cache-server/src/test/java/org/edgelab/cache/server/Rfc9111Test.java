@@ -246,4 +246,36 @@ class Rfc9111Test {
                     .hasSize(4);
         }
     }
+
+    // ---- §4.4 invalidation
+
+    /**
+     * RFC 9111 §4.4: "A cache MUST invalidate the target URI when it receives a non-error status
+     * code in response to an unsafe request method (including methods whose safety is unknown)."
+     * A method this cache does not know (FROB) invalidates; an error answer to it does not; a safe
+     * method (OPTIONS) does not.
+     */
+    @Test
+    void anUnknownMethodInvalidatesTheTargetUnlessItsAnswerIsAnError() throws Exception {
+        try (Setup s = new Setup(req -> {
+            if (HttpMethod.GET.equals(req.method())) {
+                return text(HttpResponseStatus.OK, "body of " + req.uri(), "Cache-Control", "max-age=600");
+            }
+            return text(req.uri().startsWith("/err") ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK,
+                    "done " + req.method());
+        })) {
+            for (String path : List.of("/doc", "/err")) {
+                assertThat(xcache(s.send("GET", path))).isEqualTo("MISS");
+                assertThat(xcache(s.send("GET", path))).isEqualTo("HIT");
+            }
+            assertThat(xcache(s.send("OPTIONS", "/doc"))).isEqualTo("PASS");
+            assertThat(xcache(s.send("GET", "/doc"))).as("OPTIONS is safe").isEqualTo("HIT");
+            HttpResponse<String> frob = s.send("FROB", "/doc");
+            assertThat(frob.statusCode()).isEqualTo(200);
+            assertThat(frob.body()).isEqualTo("done FROB");
+            assertThat(xcache(s.send("GET", "/doc"))).as("a 200 to FROB invalidates").isEqualTo("MISS");
+            assertThat(s.send("FROB", "/err").statusCode()).isEqualTo(500);
+            assertThat(xcache(s.send("GET", "/err"))).as("a 500 to FROB does not").isEqualTo("HIT");
+        }
+    }
 }
