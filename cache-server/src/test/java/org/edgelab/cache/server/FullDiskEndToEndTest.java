@@ -104,19 +104,24 @@ class FullDiskEndToEndTest {
                     }
                 }
                 JsonNode stats = cache.stats();
-                long passThroughs = stats.path("storePassThroughs").asLong();
+                long passThroughs = stats.path("store_pass_throughs").asLong();
                 System.out.printf("%s: %d objects stored, %d fills passed through, store %s%n", engine, stored.size(),
-                        passThroughs, stats.path("storeStats").path("extra"));
+                        passThroughs, stats.path("store_stats").path("extra"));
                 assertThat(stored).as("objects that fitted before the file system filled").isNotEmpty();
                 assertThat(stored.size()).as("the file system filled").isLessThan(OBJECTS);
                 assertThat(passThroughs).isEqualTo(OBJECTS - stored.size());
                 assertThat(cache.metrics()).contains("edgelab_cache_store_pass_throughs_total " + passThroughs);
-                stats.path("storeStats").path("extra").fields().forEachRemaining((Map.Entry<String, JsonNode> e) -> {
-                    if (e.getKey().endsWith(".state")) {
+                List<String> diskStates = new ArrayList<>();
+                stats.path("store_stats").path("extra").fields().forEachRemaining((Map.Entry<String, JsonNode> e) -> {
+                    if (e.getKey().endsWith("_state")) {
+                        diskStates.add(e.getKey() + "=" + e.getValue().asText());
                         assertThat(e.getValue().asText()).as("a full file system is not a failed disk: " + e.getKey())
                                 .isEqualTo("ONLINE");
                     }
                 });
+                if (engine.equals("raw-log") || engine.equals("tiered")) {
+                    assertThat(diskStates).as("raw-log's disk states in /stats").isNotEmpty();
+                }
                 cache.kill();
             }
             try (ServeProcess again = ServeProcess.start(origin.baseUri(), engine, options(engine, fs.dir()), work,

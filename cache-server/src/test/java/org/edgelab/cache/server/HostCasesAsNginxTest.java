@@ -20,7 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.junit.jupiter.api.AfterAll;
@@ -99,7 +99,7 @@ class HostCasesAsNginxTest {
             Assumptions.abort(why);
         }
         origin = new ScriptedOrigin(HostCasesAsNginxTest::answer);
-        store = StorageEngines.open("memory", EngineSettings.of("capacity", "8m"));
+        store = StorageEngines.open("memory", PluginSettings.of("capacity", "8m"));
         cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).ioThreads(1).build(), store);
         nginxDir = Files.createTempDirectory("edgelab-nginx-host-");
         nginxPort = freePort();

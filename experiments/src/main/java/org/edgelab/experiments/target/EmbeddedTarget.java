@@ -7,12 +7,10 @@ import java.util.Optional;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.OriginStats;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 
@@ -40,10 +38,7 @@ public final class EmbeddedTarget implements Target {
 
     @Override
     public void validate(ServerBuild build) {
-        if (!build.targetSettings().isEmpty()) {
-            throw new BuildValidationException("target_settings", "the embedded target takes no target settings, got "
-                    + build.targetSettings().keySet());
-        }
+        TargetSettings.requireOnly(name(), build.targetSettings(), settings());
         EdgeLabBuilds.validate(build);
     }
 
@@ -55,13 +50,13 @@ public final class EmbeddedTarget implements Target {
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         OriginServer origin = OriginServer.start(OriginConfig.builder().host("127.0.0.1").port(0).build());
-        if (build.engine().equals(Descriptor.NO_CACHE)) {
+        if (build.engine().equals(ServerBuild.NO_CACHE)) {
             return new Running(origin, null, null);
         }
         ObjectStore store = null;
         try {
             Files.createDirectories(context.storeDir());
-            store = StorageEngines.open(build.engine(), EngineSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
+            store = StorageEngines.open(build.engine(), PluginSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
             CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost("127.0.0.1").port(0)
                     .origin(origin.baseUri()).build(), store);
             return new Running(origin, store, cache);

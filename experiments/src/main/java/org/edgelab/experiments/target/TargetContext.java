@@ -2,7 +2,6 @@ package org.edgelab.experiments.target;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import org.edgelab.experiments.descriptor.Descriptor.Hardware;
 
 /**
  * What a {@link Target} may use for one cell. Immutable.
@@ -10,9 +9,11 @@ import org.edgelab.experiments.descriptor.Descriptor.Hardware;
  * @param storeDir     the build's own directory for engine files ({@code ${store}}); deleted after the cell
  * @param workDir      a directory for configuration files and logs of the cell's processes; kept with
  *                     the results so a failed start can be read afterwards
- * @param hardware     the hardware assumptions (cores and memory become CPU and memory limits where the
- *                     target can apply them)
+ * @param cores        the cores the hardware assumptions give the server (a CPU limit where the target can
+ *                     apply one)
+ * @param memoryBytes  the memory the hardware assumptions give the server, 0 when they state none (a memory
+ *                     limit where the target can apply one)
  * @param startTimeout how long to wait for the server to answer before giving up
  */
-public record TargetContext(Path storeDir, Path workDir, Hardware hardware, Duration startTimeout) {
+public record TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout) {
 }
