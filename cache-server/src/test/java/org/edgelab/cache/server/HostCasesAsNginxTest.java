@@ -2,13 +2,6 @@ package org.edgelab.cache.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -98,7 +91,7 @@ class HostCasesAsNginxTest {
             }
             Assumptions.abort(why);
         }
-        origin = new ScriptedOrigin(HostCasesAsNginxTest::answer);
+        origin = new ScriptedOrigin(HostPoisoningTest::answer);
         store = StorageEngines.open("memory", PluginSettings.of("capacity", "8m"));
         cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).ioThreads(1).build(), store);
         nginxDir = Files.createTempDirectory("edgelab-nginx-host-");
@@ -167,14 +160,6 @@ class HostCasesAsNginxTest {
                 }
             }
         }
-    }
-
-    private static FullHttpResponse answer(FullHttpRequest req) {
-        String body = "host=" + req.headers().get("X-Forwarded-Host") + " path=" + req.uri();
-        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
-        r.headers().set(HttpHeaderNames.CACHE_CONTROL, "max-age=600");
-        return r;
     }
 
     private static boolean isRoot() throws IOException {

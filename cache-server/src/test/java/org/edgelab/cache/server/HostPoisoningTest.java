@@ -50,8 +50,8 @@ class HostPoisoningTest {
         opened.close();
     }
 
-    /** Answers with the host and target it was asked for, cacheable for ten minutes. */
-    private static FullHttpResponse answer(FullHttpRequest req) {
+    /** Answers with the host and target it was asked for, cacheable for ten minutes (also HostCasesAsNginxTest's origin). */
+    static FullHttpResponse answer(FullHttpRequest req) {
         String body = "host=" + req.headers().get("X-Forwarded-Host") + " path=" + req.uri();
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                 Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
