@@ -196,12 +196,12 @@ public final class ExperimentRunner {
             client.run(clientRun(target, cell, workload, load.settle(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle"));
         }
         ClientRun measured = clientRun(target, cell, workload, load.duration(), seed, "r" + rep);
-        ServerCounters before = target.counters();
+        ServerCounters before = SettledCounters.read(target);
         CpuSample cpuBefore = target.cpu();
         PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
         ClientResult result = client.run(measured);
-        ServerCounters after = target.counters();
+        ServerCounters after = SettledCounters.read(target);
         CpuSample cpuAfter = target.cpu();
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
         String hlogTtfb = "hlog/" + cell.fileName() + "-r" + rep + ".ttfb.hlog";

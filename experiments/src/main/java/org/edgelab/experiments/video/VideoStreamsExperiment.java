@@ -29,6 +29,7 @@ import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.runner.SettledCounters;
 import org.edgelab.experiments.target.CpuSample;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
@@ -281,7 +282,7 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
             if (d.load().warmUp() && !cell.server().engine().equals(ServerBuild.NO_CACHE)) {
                 warmUp(running, config, cell);
             }
-            ServerCounters before = running.counters();
+            ServerCounters before = SettledCounters.read(running);
             CpuSample cpuBefore = running.cpu();
             long jvmBefore = CpuClock.processCpuNanos();
             PowerMeter.Window window = power.start();
@@ -290,7 +291,7 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
             double seconds = (System.nanoTime() - start) / 1e9;
             long jvmAfter = CpuClock.processCpuNanos();
             CpuSample cpuAfter = running.cpu();
-            ServerCounters after = running.counters();
+            ServerCounters after = SettledCounters.read(running);
             boolean measured = cpuBefore.measured() && cpuAfter.measured();
             double serverCpu = measured ? Math.max(0, cpuAfter.serverSeconds() - cpuBefore.serverSeconds()) : (jvmAfter - jvmBefore) / 1e9;
             PowerReading watts = window.finish(ExperimentRunner.utilisation(d, kind, cell.server(), serverCpu, seconds));
