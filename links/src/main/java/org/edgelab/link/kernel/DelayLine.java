@@ -1,0 +1,301 @@
+package org.edgelab.link.kernel;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
+import com.sun.jna.NativeLong;
+import com.sun.jna.Pointer;
+
+/**
+ * The delay line of a kernel link, run as a small process of its own inside the fabric's hub namespace (so that the
+ * runner's garbage collections never hold packets up): it opens a TUN device, and every IP packet the hub routes into
+ * it comes back out of it, into the hub's routing again, once the one-way delay of its (source node, destination
+ * node) pair has passed. TCP in the nodes' namespaces therefore sees the delay in its round-trip time.
+ *
+ * <p>Arguments: {@code --tun NAME --ring-bytes N [--delay SRC DST NANOS]... [--reap NS,NS,...]}. Node {@code k} is
+ * the /24 at offset {@code k} in 198.18.0.0/15; a packet between nodes with no delay given is dropped. Prints
+ * {@code ready NAME} once the device is attached; answers {@code stats} on standard input with one line of counters;
+ * at the end of standard input (the runner closed it, or died) or on a signal it stops and deletes the namespaces
+ * named by {@code --reap}, so a killed runner leaves none behind.
+ *
+ * <p>Threads: a reader (poll and read the device into the ring of the packet's delay) and a writer (write each
+ * packet out at its due time), one ring per distinct delay so each stays in order.
+ */
+public final class DelayLine {
+    static final int MAX_NODES = 512;
+
+    private final int fd;
+    private final List<DelayRing> rings;
+    private final byte[][] classes;
+    private final AtomicLong packetsIn = new AtomicLong();
+    private final AtomicLong bytesIn = new AtomicLong();
+    private final AtomicLong packetsOut = new AtomicLong();
+    private final AtomicLong bytesOut = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong unrouted = new AtomicLong();
+    private final AtomicLong writeErrors = new AtomicLong();
+    private volatile boolean running = true;
+    private volatile Thread writer;
+
+    private DelayLine(int fd, List<DelayRing> rings, byte[][] classes) {
+        this.fd = fd;
+        this.rings = rings;
+        this.classes = classes;
+    }
+
+    /** Runs a delay line until standard input ends; see the class comment for the arguments. */
+    public static void main(String[] args) throws Exception {
+        String tun = null;
+        long ringBytes = 64L << 20;
+        List<long[]> delays = new ArrayList<>();
+        List<String> reap = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--tun" -> tun = args[++i];
+                case "--ring-bytes" -> ringBytes = Long.parseLong(args[++i]);
+                case "--delay" -> delays.add(new long[]{Long.parseLong(args[++i]), Long.parseLong(args[++i]), Long.parseLong(args[++i])});
+                case "--reap" -> reap.addAll(Arrays.asList(args[++i].split(",")));
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        if (tun == null || delays.isEmpty()) {
+            throw new IllegalArgumentException("usage: --tun NAME --ring-bytes N --delay SRC DST NANOS... [--reap NS,...]");
+        }
+        Thread reaper = new Thread(() -> reap(reap), "delay-line-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
+        DelayLine line = new DelayLine(openTun(tun), ringsFor(delays, ringBytes), classTable(delays));
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        line.start();
+        out.println("ready " + tun);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String command;
+        while ((command = in.readLine()) != null) {
+            if (command.strip().equals("stats")) {
+                out.println(line.stats());
+            }
+        }
+        line.running = false;
+        System.exit(0);
+    }
+
+    private static byte[][] classTable(List<long[]> delays) {
+        byte[][] table = new byte[MAX_NODES][MAX_NODES];
+        for (byte[] row : table) {
+            Arrays.fill(row, (byte) -1);
+        }
+        List<Long> distinct = distinctDelays(delays);
+        for (long[] d : delays) {
+            table[(int) d[0]][(int) d[1]] = (byte) distinct.indexOf(d[2]);
+        }
+        return table;
+    }
+
+    private static List<Long> distinctDelays(List<long[]> delays) {
+        List<Long> distinct = new ArrayList<>();
+        for (long[] d : delays) {
+            if (!distinct.contains(d[2])) {
+                distinct.add(d[2]);
+            }
+        }
+        if (distinct.size() > 127) {
+            throw new IllegalArgumentException("at most 127 distinct delays, got " + distinct.size());
+        }
+        return distinct;
+    }
+
+    private static List<DelayRing> ringsFor(List<long[]> delays, long ringBytes) {
+        List<Long> distinct = distinctDelays(delays);
+        List<DelayRing> rings = new ArrayList<>();
+        for (long delay : distinct) {
+            rings.add(new DelayRing(ringBytes / distinct.size(), delay));
+        }
+        return rings;
+    }
+
+    /** Opens and attaches the TUN device {@code name} (IP packets, no extra header), non-blocking. */
+    static int openTun(String name) {
+        int fd = LibC.open("/dev/net/tun", LibC.O_RDWR | LibC.O_NONBLOCK | LibC.O_CLOEXEC);
+        byte[] ifreq = new byte[LibC.IFREQ_SIZE];
+        byte[] n = name.getBytes(StandardCharsets.US_ASCII);
+        if (n.length > 15) {
+            throw new IllegalArgumentException("device name longer than 15 characters: " + name);
+        }
+        System.arraycopy(n, 0, ifreq, 0, n.length);
+        short flags = (short) (LibC.IFF_TUN | LibC.IFF_NO_PI);
+        ifreq[16] = (byte) flags;
+        ifreq[17] = (byte) (flags >> 8);
+        LibC.ioctl(fd, new NativeLong(LibC.TUNSETIFF), ifreq);
+        return fd;
+    }
+
+    private void start() {
+        Thread reader = new Thread(this::readLoop, "delay-line-reader");
+        Thread writing = new Thread(this::writeLoop, "delay-line-writer");
+        reader.setDaemon(true);
+        writing.setDaemon(true);
+        writer = writing;
+        reader.start();
+        writing.start();
+    }
+
+    private void readLoop() {
+        byte[] pollfd = new byte[8];
+        pollfd[0] = (byte) fd;
+        pollfd[1] = (byte) (fd >> 8);
+        pollfd[2] = (byte) (fd >> 16);
+        pollfd[3] = (byte) (fd >> 24);
+        pollfd[4] = (byte) LibC.POLLIN;
+        Memory scratch = new Memory(DelayRing.MAX_PACKET);
+        boolean single = rings.size() == 1;
+        while (running) {
+            try {
+                LibC.poll(pollfd, 1, 100);
+            } catch (LastErrorException e) {
+                if (e.getErrorCode() != LibC.EINTR) {
+                    throw e;
+                }
+            }
+            while (running) {
+                DelayRing ring = single ? rings.get(0) : null;
+                Pointer into = single ? ring.reserve() : scratch;
+                if (into == null) {
+                    into = scratch;
+                }
+                long n;
+                try {
+                    n = LibC.read(fd, into, DelayRing.MAX_PACKET);
+                } catch (LastErrorException e) {
+                    if (e.getErrorCode() == LibC.EAGAIN || e.getErrorCode() == LibC.EINTR) {
+                        break;
+                    }
+                    throw e;
+                }
+                long now = System.nanoTime();
+                packetsIn.incrementAndGet();
+                bytesIn.addAndGet(n);
+                if (!single) {
+                    ring = classify(scratch, n);
+                    if (ring == null) {
+                        unrouted.incrementAndGet();
+                        continue;
+                    }
+                    Pointer place = ring.reserve();
+                    if (place == null) {
+                        dropped.incrementAndGet();
+                        continue;
+                    }
+                    LibC.memcpy(place, scratch, n);
+                } else if (into == scratch) {
+                    dropped.incrementAndGet();
+                    continue;
+                } else if (classify(into, n) == null) {
+                    unrouted.incrementAndGet();
+                    continue;
+                }
+                boolean wasEmpty = ring.isEmpty();
+                ring.commit((int) n, now + ring.delayNanos);
+                if (wasEmpty) {
+                    LockSupport.unpark(writer);
+                }
+            }
+        }
+    }
+
+    /** The ring of the packet's (source node, destination node) delay, or null for a packet no delay was given for. */
+    private DelayRing classify(Pointer packet, long length) {
+        if (length < 20 || (packet.getByte(0) & 0xf0) != 0x40) {
+            return null;
+        }
+        int src = node(packet, 12);
+        int dst = node(packet, 16);
+        if (src < 0 || dst < 0) {
+            return null;
+        }
+        int c = classes[src][dst];
+        return c < 0 ? null : rings.get(c);
+    }
+
+    /** The node of the IPv4 address at {@code offset}: its /24 in 198.18.0.0/15, or -1 outside it. */
+    static int node(Pointer packet, int offset) {
+        int a = packet.getByte(offset) & 0xff;
+        int b = packet.getByte(offset + 1) & 0xff;
+        int c = packet.getByte(offset + 2) & 0xff;
+        if (a != 198 || (b != 18 && b != 19)) {
+            return -1;
+        }
+        return (b - 18) * 256 + c;
+    }
+
+    private void writeLoop() {
+        while (running) {
+            long now = System.nanoTime();
+            long next = Long.MAX_VALUE;
+            boolean wrote = false;
+            for (DelayRing ring : rings) {
+                long due;
+                int burst = 0;
+                while ((due = ring.peekDue()) <= now && burst++ < 256) {
+                    try {
+                        LibC.write(fd, ring.peekPacket(), ring.peekLength());
+                        packetsOut.incrementAndGet();
+                        bytesOut.addAndGet(ring.peekLength());
+                    } catch (LastErrorException e) {
+                        writeErrors.incrementAndGet();
+                    }
+                    ring.release();
+                    wrote = true;
+                }
+                next = Math.min(next, due);
+            }
+            if (!wrote) {
+                LockSupport.parkNanos(next == Long.MAX_VALUE ? TimeUnit.MILLISECONDS.toNanos(50) : next - now);
+            }
+        }
+    }
+
+    private String stats() {
+        Map<String, Long> s = new LinkedHashMap<>();
+        s.put("packets_in", packetsIn.get());
+        s.put("bytes_in", bytesIn.get());
+        s.put("packets_out", packetsOut.get());
+        s.put("bytes_out", bytesOut.get());
+        s.put("dropped", dropped.get());
+        s.put("unrouted", unrouted.get());
+        s.put("write_errors", writeErrors.get());
+        StringBuilder b = new StringBuilder("stats");
+        s.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+        return b.toString();
+    }
+
+    private static void reap(List<String> namespaces) {
+        for (String ns : namespaces) {
+            if (ns.isBlank()) {
+                continue;
+            }
+            try {
+                Process p = new ProcessBuilder("ip", "netns", "del", ns).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (IOException e) {
+                System.err.println(String.format(Locale.ROOT, "delay line: cannot delete namespace %s: %s", ns, e.getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

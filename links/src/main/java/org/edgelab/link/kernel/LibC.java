@@ -1,0 +1,58 @@
+package org.edgelab.link.kernel;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLong;
+import com.sun.jna.Platform;
+import com.sun.jna.Pointer;
+
+/**
+ * The few Linux calls Java 17 has no API for, bound directly with JNA: opening and attaching a TUN device
+ * ({@code ioctl(TUNSETIFF)}), moving a thread into a network namespace ({@code setns}), and polling, reading and
+ * writing the TUN descriptor. Linux on x86-64 or aarch64 only (the constants are theirs). Thread-safe: each call is a
+ * system call of the calling thread; failures throw {@link LastErrorException} carrying errno.
+ */
+final class LibC {
+    static final int O_RDONLY = 0;
+    static final int O_RDWR = 2;
+    static final int O_NONBLOCK = 0x800;
+    static final int O_CLOEXEC = 0x80000;
+    static final int CLONE_NEWNET = 0x40000000;
+    static final long TUNSETIFF = 0x400454caL;
+    static final short IFF_TUN = 0x0001;
+    static final short IFF_NO_PI = 0x1000;
+    static final short POLLIN = 0x0001;
+    static final int EAGAIN = 11;
+    static final int EINTR = 4;
+    /** struct ifreq: 16 bytes of name, then a union whose first member here is the short flags. */
+    static final int IFREQ_SIZE = 40;
+
+    static {
+        Native.register(LibC.class, Platform.C_LIBRARY_NAME);
+    }
+
+    private LibC() {
+    }
+
+    static native int open(String path, int flags) throws LastErrorException;
+
+    static native int close(int fd) throws LastErrorException;
+
+    static native int ioctl(int fd, NativeLong request, byte[] arg) throws LastErrorException;
+
+    static native int setns(int fd, int nstype) throws LastErrorException;
+
+    static native long read(int fd, Pointer buffer, long count) throws LastErrorException;
+
+    static native long write(int fd, Pointer buffer, long count) throws LastErrorException;
+
+    static native Pointer memcpy(Pointer destination, Pointer source, long count);
+
+    /** {@code fds} is an array of struct pollfd (int fd, short events, short revents). */
+    static native int poll(byte[] fds, long count, int timeoutMillis) throws LastErrorException;
+
+    /** The message for errno {@code code}. */
+    static String describe(LastErrorException e) {
+        return "errno " + e.getErrorCode() + " (" + e.getMessage() + ")";
+    }
+}
