@@ -16,7 +16,8 @@ import com.sun.jna.Pointer;
  */
 final class DelayRing {
     static final int HEADER = 16;
-    static final int MAX_PACKET = 65536;
+    /** The largest read: a 64 KiB packet and the virtio header in front of it. */
+    static final int MAX_PACKET = 65536 + LibC.VNET_HDR_SIZE;
     private static final int WRAP = -1;
 
     final long delayNanos;
@@ -29,7 +30,7 @@ final class DelayRing {
 
     /** A ring of about {@code bytes} (at least room for two largest packets) for packets delayed by {@code delayNanos}. */
     DelayRing(long bytes, long delayNanos) {
-        this.capacity = Math.max(2L * (HEADER + MAX_PACKET), bytes) & ~7L;
+        this.capacity = Math.max(2 * align(HEADER + MAX_PACKET), align(bytes));
         this.memory = new Memory(capacity);
         this.delayNanos = delayNanos;
     }

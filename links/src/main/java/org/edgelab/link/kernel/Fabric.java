@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Network namespaces joined into one star, made and removed by EdgeLab: a hub namespace that routes, and a node
@@ -31,6 +32,8 @@ public final class Fabric implements AutoCloseable {
     static final String NODE_DEVICE = "el0";
     static final String TUN_DEVICE = "dl0";
     private static final int ROUTE_TABLE = 100;
+    /** Packets the TUN device queues while the delay line cannot take them (16 MiB of 64 KiB packets). */
+    private static final int TUN_QUEUE_PACKETS = 256;
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final Set<Fabric> OPEN = ConcurrentHashMap.newKeySet();
 
@@ -63,6 +66,7 @@ public final class Fabric implements AutoCloseable {
         private final Map<String, NodeSpec> nodes = new LinkedHashMap<>();
         private final Map<List<String>, Duration> delays = new LinkedHashMap<>();
         private Duration defaultDelay = Duration.ZERO;
+        private Consumer<String> afterStep = step -> { };
 
         private Builder() {
         }
@@ -91,6 +95,12 @@ public final class Fabric implements AutoCloseable {
             return this;
         }
 
+        /** Calls {@code hook} with each step's name as {@link #open} completes it (tests use it to fail or interrupt at a step). */
+        Builder afterStep(Consumer<String> hook) {
+            this.afterStep = hook;
+            return this;
+        }
+
         /** Makes the fabric; on any failure removes what it made and throws {@link KernelLinkException} naming the cause. */
         public Fabric open() {
             KernelSupport.unavailableReason().ifPresent(reason -> {
@@ -108,7 +118,7 @@ public final class Fabric implements AutoCloseable {
             }
             Leftovers.sweepOnce();
             Fabric fabric = new Fabric(Leftovers.PREFIX + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet() + "-",
-                    List.copyOf(nodes.values()), Map.copyOf(delays), defaultDelay);
+                    List.copyOf(nodes.values()), Map.copyOf(delays), defaultDelay, afterStep);
             OPEN.add(fabric);
             try {
                 fabric.build();
@@ -124,13 +134,16 @@ public final class Fabric implements AutoCloseable {
     private final List<NodeSpec> specs;
     private final Map<List<String>, Duration> delays;
     private final Duration defaultDelay;
+    private final Consumer<String> afterStep;
     private final List<String> namespaces = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, NamespaceEndpoint> endpoints = new ConcurrentHashMap<>();
     private volatile NamespaceEndpoint hub;
     private volatile DelayLineProcess delayLine;
     private volatile boolean closed;
 
-    private Fabric(String prefix, List<NodeSpec> specs, Map<List<String>, Duration> delays, Duration defaultDelay) {
+    private Fabric(String prefix, List<NodeSpec> specs, Map<List<String>, Duration> delays, Duration defaultDelay,
+                   Consumer<String> afterStep) {
+        this.afterStep = afterStep;
         this.prefix = prefix;
         this.specs = specs;
         this.delays = delays;
@@ -227,6 +240,7 @@ public final class Fabric implements AutoCloseable {
             return null;
         });
         Commands.run(Commands.ipIn(hubName, "link", "set", "lo", "up"));
+        afterStep.accept("hub");
         long tcpMax = tcpBufferMax();
         for (int i = 0; i < specs.size(); i++) {
             NodeSpec spec = specs.get(i);
@@ -257,9 +271,11 @@ public final class Fabric implements AutoCloseable {
             if (spec.ingressBitsPerSecond() > 0) {
                 shape(hubName, hubDev, spec.ingressBitsPerSecond(), spec.bufferBytes());
             }
+            afterStep.accept("node " + spec.name());
         }
         delayLine = hub.callUnchecked(() -> DelayLineProcess.start(TUN_DEVICE, ringBytes(), delayTable(), all));
-        Commands.run(Commands.ipIn(hubName, "link", "set", TUN_DEVICE, "mtu", Integer.toString(MTU), "txqueuelen", "10000", "up"));
+        afterStep.accept("delay line");
+        Commands.run(Commands.ipIn(hubName, "link", "set", TUN_DEVICE, "mtu", Integer.toString(MTU), "txqueuelen", Integer.toString(TUN_QUEUE_PACKETS), "up"));
         hub.callUnchecked(() -> {
             hubNs.sysctl("net.ipv4.conf." + TUN_DEVICE + ".rp_filter", "0");
             return null;
@@ -269,6 +285,7 @@ public final class Fabric implements AutoCloseable {
             Commands.run(Commands.ipIn(hubName, "rule", "add", "iif", hubDevice(i), "lookup", Integer.toString(ROUTE_TABLE),
                     "pref", Integer.toString(1000 + i)));
         }
+        afterStep.accept("routes");
     }
 
     /** A token bucket on {@code device}: {@code bitsPerSecond}, bursts of a millisecond (at least two packets), {@code limit} bytes queued. */
@@ -311,10 +328,14 @@ public final class Fabric implements AutoCloseable {
         return Math.min(1L << 30, Math.max(6L << 20, 2 * bdp));
     }
 
-    /** Room in the delay line for every node sending at the fastest rate for the longest delay, one and a half times over. */
+    /**
+     * Room in the delay line for the fastest link's bytes in flight over the longest delay, a quarter more, times the
+     * nodes that may send at once (at most four), plus 8 MiB. No more: a delay line too slow for its load then stops
+     * reading, and the device's short queue drops, instead of holding packets far past their delay.
+     */
     private long ringBytes() {
-        long inFlight = (long) (maxRate() / 8.0 * maxDelay().toNanos() / 1e9) * Math.min(specs.size(), 4);
-        return Math.min(1L << 30, inFlight * 3 / 2 + (8L << 20));
+        long inFlight = (long) (maxRate() / 8.0 * maxDelay().toNanos() / 1e9);
+        return Math.min(1L << 30, inFlight * 5 / 4 * Math.max(1, Math.min(specs.size() - 1, 4)) + (8L << 20));
     }
 
     @Override

@@ -21,6 +21,11 @@ final class LibC {
     static final long TUNSETIFF = 0x400454caL;
     static final short IFF_TUN = 0x0001;
     static final short IFF_NO_PI = 0x1000;
+    static final short IFF_VNET_HDR = 0x4000;
+    static final long TUNSETOFFLOAD = 0x400454d0L;
+    static final long TUN_F_CSUM = 0x01;
+    /** struct virtio_net_hdr, in front of every packet of a TUN device opened with {@link #IFF_VNET_HDR}. */
+    static final int VNET_HDR_SIZE = 10;
     static final short POLLIN = 0x0001;
     static final int EAGAIN = 11;
     static final int EINTR = 4;
@@ -39,6 +44,8 @@ final class LibC {
     static native int close(int fd) throws LastErrorException;
 
     static native int ioctl(int fd, NativeLong request, byte[] arg) throws LastErrorException;
+
+    static native int ioctl(int fd, NativeLong request, NativeLong arg) throws LastErrorException;
 
     static native int setns(int fd, int nstype) throws LastErrorException;
 

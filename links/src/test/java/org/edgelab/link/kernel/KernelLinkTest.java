@@ -27,7 +27,7 @@ class KernelLinkTest {
     @Test
     void probedRoundTripIsTwiceTheOneWayDelay() {
         try (KernelLink link = KernelLink.open(new LinkShape(1_000_000_000L, Duration.ofMillis(40)))) {
-            RoundTrip rtt = link.probe(5).orElseThrow();
+            RoundTrip rtt = link.probe(9).orElseThrow();
             System.out.println(rtt.describe());
             assertThat(RoundTrip.millis(rtt.median())).isBetween(76.0, 84.0);
         }
