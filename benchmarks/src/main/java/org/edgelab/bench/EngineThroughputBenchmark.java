@@ -88,6 +88,14 @@ public class EngineThroughputBenchmark {
     @Param({"FIRST_BYTE"})
     public Consumption consume;
 
+    /**
+     * hotRead only: closes and reopens the store once the hot set is written, so that reads meet
+     * objects the engine found at open rather than ones this JVM wrote (lmdb then checks each
+     * object's chunk checksums at its first lookup, in the warm-up). Persistent engines only.
+     */
+    @Param({"false"})
+    public boolean reopen;
+
     /** How {@code hotRead} gets an object's bytes. */
     public enum ReadPath {
         /** {@link StoredObject#read}: copies into the benchmark's own 64 KiB buffer. */
@@ -142,6 +150,13 @@ public class EngineThroughputBenchmark {
             for (int i = 0; i < count; i++) {
                 hot[i] = CacheKey.of("hot-" + i);
                 writeObject(hot[i]);
+            }
+            if (reopen) {
+                store.close();
+                store = engine.open(dir.resolve("store"), cap, engineSettings);
+                StoredObject kept = store.lookup(hot[0]).orElseThrow(() -> new IllegalStateException("engine " + engine
+                        + " kept nothing across a reopen: reopen=true measures persistent engines only"));
+                kept.close();
             }
             if (readPath == ReadPath.VIEW) {
                 requireViews();

@@ -28,6 +28,7 @@ import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
+import org.edgelab.units.DataRate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -53,11 +54,14 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = {"-t", "--threads"}, defaultValue = "2", description = "Event-loop threads (default: ${DEFAULT-VALUE}).")
     private int threads;
 
-    @Option(names = {"-d", "--duration"}, defaultValue = "10s", converter = Converters.Time.class, description = "Duration of the measured run (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-d", "--duration"}, defaultValue = "10s", converter = Converters.Seconds.class, description = "Duration of the measured run: 30 (seconds, as wrk), 30s, 2m (default: ${DEFAULT-VALUE}).")
     private Duration duration;
 
-    @Option(names = "--timeout", defaultValue = "2s", converter = Converters.Time.class, description = "A response not complete after this long is a timeout (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--timeout", defaultValue = "2s", converter = Converters.Seconds.class, description = "A response not complete after this long is a timeout: 2 (seconds), 500ms (default: ${DEFAULT-VALUE}).")
     private Duration timeout;
+
+    @Option(names = {"-H", "--header"}, paramLabel = "HEADER", description = "Add a request header, e.g. -H 'Accept-Encoding: gzip' (repeatable; a Host header replaces the URL's).")
+    private java.util.List<String> headers = new java.util.ArrayList<>();
 
     @Option(names = "--warmup", defaultValue = "0s", converter = Converters.Time.class,
             description = "Send the same load for this long before the measured run, unrecorded (like wrk2's calibration; default: none).")
@@ -93,10 +97,10 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--trace-timed", description = "Send trace requests at their timestamps (open loop) instead of back to back.")
     private boolean traceTimed;
 
-    @Option(names = "--link", paramLabel = "BANDWIDTH", description = "Emulated link per connection, e.g. 1gbit or 10gbit (user space).")
-    private String link;
+    @Option(names = "--link", paramLabel = "RATE", converter = Converters.Rate.class, description = "Emulated link shared by every connection, a rate cap each way, e.g. 1Gbit/s or 10gbit (user space).")
+    private DataRate link;
 
-    @Option(names = "--link-latency", defaultValue = "0ms", converter = Converters.Time.class, description = "Emulated one-way latency per connection, e.g. 40ms.")
+    @Option(names = "--link-latency", defaultValue = "0ms", converter = Converters.Time.class, description = "Emulated one-way latency of the link, e.g. 40ms.")
     private Duration linkLatency;
 
     @Option(names = "--no-verify", description = "Do not verify synthetic bodies byte by byte.")
@@ -114,8 +118,8 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--video-search", paramLabel = "MAX", description = "Video playback: add streams (from --video-streams, default 1) until the health rule breaks, up to MAX.")
     private Integer videoSearch;
 
-    @Option(names = "--bitrate", defaultValue = "70MB", converter = Converters.Bytes.class, description = "Video bitrate in bytes per second (default: ${DEFAULT-VALUE}).")
-    private long bitrate;
+    @Option(names = "--bitrate", defaultValue = "70MB/s", converter = Converters.Rate.class, description = "Video bitrate per stream, e.g. 70MB/s or 560Mbit/s (default: ${DEFAULT-VALUE}).")
+    private DataRate bitrate;
 
     @Option(names = "--fps", defaultValue = "30", description = "Video frames per second (default: ${DEFAULT-VALUE}).")
     private int fps;
@@ -164,6 +168,7 @@ final class LoadCommand implements Callable<Integer> {
                 .verify(!noVerify)
                 .seed(seed)
                 .link(linkEmulation());
+        headers.forEach(b::header);
         if (rate != null) {
             b.rate(RateSchedule.parse(rate, duration));
         }
@@ -197,7 +202,7 @@ final class LoadCommand implements Callable<Integer> {
         if (link == null && linkLatency.isZero()) {
             return LinkEmulation.NONE;
         }
-        return new LinkEmulation(link == null ? 0 : LinkEmulation.parseBitsPerSecond(link), linkLatency);
+        return new LinkEmulation(link == null ? 0 : link.bitsPerSecond(), linkLatency);
     }
 
     private int runVideo(URI target, PrintStream stdout) throws InterruptedException, java.io.IOException {
@@ -205,7 +210,7 @@ final class LoadCommand implements Callable<Integer> {
                 .url(target.toString())
                 .streams(videoStreams == null ? 1 : videoStreams)
                 .threads(threads)
-                .bitrateBytesPerSecond(bitrate)
+                .bitrateBytesPerSecond(bitrate.wholeBytesPerSecond())
                 .fps(fps)
                 .duration(duration)
                 .timeout(timeout)

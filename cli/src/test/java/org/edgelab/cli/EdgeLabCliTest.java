@@ -16,6 +16,12 @@ import java.util.List;
 import org.edgelab.cache.cli.ServeCommand;
 import org.edgelab.origin.content.ContentVerifier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.edgelab.cache.cli.ServeCommand;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -93,5 +99,50 @@ class EdgeLabCliTest {
         Files.writeString(config, "memory=10 MX\n");
         assertThat(run("serve", "--config", config.toString(), "--port", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown unit 'MX'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lmdb", "raw-log", "raw-files", "tiered"})
+    void aDiskEngineWithoutADirectoryKeepsItsDataUnderTheDataDir(String engine, @TempDir Path dir) throws Exception {
+        Path dataDir = dir.resolve("data");
+        String[] args = {"serve", "--port", "0", "--engine", engine, "--data-dir", dataDir.toString()};
+        CommandLine cli = EdgeLab.newCommandLine(args);
+        cli.setOut(new PrintWriter(out, true));
+        CommandLine.ParseResult parsed = cli.parseArgs(args);
+        ServeCommand serve = parsed.subcommand().commandSpec().commandLine().getCommand();
+        try (ServeCommand.Running running = serve.start()) {
+            assertThat(out.toString()).contains("data directory " + dataDir.resolve(engine).toAbsolutePath());
+            HttpClient client = HttpClient.newHttpClient();
+            HttpRequest get = HttpRequest.newBuilder(running.baseUri().resolve("/objects/64KiB/data-dir")).build();
+            assertThat(client.send(get, HttpResponse.BodyHandlers.discarding()).headers().firstValue("X-Cache")).hasValue("MISS");
+            assertThat(client.send(get, HttpResponse.BodyHandlers.discarding()).headers().firstValue("X-Cache")).hasValue("HIT");
+        }
+        try (var files = Files.walk(dataDir.resolve(engine))) {
+            assertThat(files.filter(Files::isRegularFile).count()).isPositive();
+        }
+    }
+
+    @Test
+    void theDataDirDefaultsToAFolderUnderTheCurrentOne() {
+        CommandLine serve = EdgeLab.newCommandLine("serve").getSubcommands().get("serve");
+        assertThat(serve.getCommandSpec().findOption("--data-dir").defaultValue()).isEqualTo("edgelab-data");
+    }
+
+    @Test
+    void loadTakesWrksBareSecondsHeadersAndRatesWithUnits() {
+        CommandLine.ParseResult load = EdgeLab.newCommandLine().parseArgs("load", "http://127.0.0.1:1/x", "-d", "30",
+                "--timeout", "1.5", "-H", "X-A: 1", "--header", "X-B: 2", "--link", "1Gbit/s", "--bitrate", "560Mbit/s")
+                .subcommand();
+        assertThat(load.matchedOptionValue("-d", java.time.Duration.ZERO)).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(load.matchedOptionValue("--timeout", java.time.Duration.ZERO)).isEqualTo(java.time.Duration.ofMillis(1500));
+        assertThat(load.matchedOptionValue("-H", java.util.List.of())).isEqualTo(java.util.List.of("X-A: 1", "X-B: 2"));
+        assertThat(load.matchedOptionValue("--link", org.edgelab.units.DataRate.ZERO).bitsPerSecond()).isEqualTo(1_000_000_000L);
+        assertThat(load.matchedOptionValue("--bitrate", org.edgelab.units.DataRate.ZERO).wholeBytesPerSecond()).isEqualTo(70_000_000L);
+    }
+
+    @Test
+    void aRateWithoutAUnitIsRefusedNamingTheForms() {
+        assertThat(run("load", "http://127.0.0.1:1/x", "--link", "1000")).isEqualTo(2);
+        assertThat(err.toString()).contains("'1000' has no unit", "Gbit/s", "MB/s");
     }
 }

@@ -2,19 +2,25 @@ package org.edgelab.loadgen;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
+
+import org.edgelab.loadgen.link.LinkEmulators;
+import org.edgelab.units.DataRate;
 
 /**
- * A link to emulate per connection in user space: a bandwidth cap on what the client reads and an added
- * one-way latency on each direction. {@link #NONE} emulates nothing.
+ * A link to emulate between the load generator and the server: one bandwidth cap per direction shared by every
+ * connection of a load (as one outbound link is) and a one-way delay each way, emulated by the
+ * {@link org.edgelab.loadgen.link.LinkEmulator} it names. {@link #NONE} emulates nothing.
  *
- * @param bitsPerSecond download bandwidth cap per connection in bits/s, 0 for none
+ * @param bitsPerSecond bandwidth cap per direction in bits/s, shared by all connections; 0 for none
  * @param oneWayLatency delay added to every request on its way out and every response byte on its way in
+ * @param emulator      the name of the emulator ({@link LinkEmulators#USER_SPACE})
  */
-public record LinkEmulation(long bitsPerSecond, Duration oneWayLatency) {
+public record LinkEmulation(long bitsPerSecond, Duration oneWayLatency, String emulator) {
     /** No emulation. */
     public static final LinkEmulation NONE = new LinkEmulation(0, Duration.ZERO);
 
-    /** Validates: bandwidth >= 0, latency present and >= 0. */
+    /** Validates: bandwidth >= 0, latency present and >= 0, an emulator named. */
     public LinkEmulation {
         if (bitsPerSecond < 0) {
             throw new IllegalArgumentException("link bandwidth must be >= 0 bits/s, got " + bitsPerSecond);
@@ -22,6 +28,12 @@ public record LinkEmulation(long bitsPerSecond, Duration oneWayLatency) {
         if (oneWayLatency == null || oneWayLatency.isNegative()) {
             throw new IllegalArgumentException("link latency must be >= 0, got " + oneWayLatency);
         }
+        Objects.requireNonNull(emulator, "emulator");
+    }
+
+    /** A link emulated in user space. */
+    public LinkEmulation(long bitsPerSecond, Duration oneWayLatency) {
+        this(bitsPerSecond, oneWayLatency, LinkEmulators.USER_SPACE);
     }
 
     /** True when neither a cap nor a latency is set. */
@@ -29,38 +41,13 @@ public record LinkEmulation(long bitsPerSecond, Duration oneWayLatency) {
         return bitsPerSecond == 0 && oneWayLatency.isZero();
     }
 
-    /**
-     * Parses a bandwidth such as "1gbit", "10Gbit", "100mbit", "500kbit" or a bare number of bits/s.
-     */
-    public static long parseBitsPerSecond(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        long mult = 1;
-        if (t.endsWith("gbit")) {
-            mult = 1_000_000_000L;
-            t = t.substring(0, t.length() - 4);
-        } else if (t.endsWith("mbit")) {
-            mult = 1_000_000L;
-            t = t.substring(0, t.length() - 4);
-        } else if (t.endsWith("kbit")) {
-            mult = 1_000L;
-            t = t.substring(0, t.length() - 4);
-        } else if (t.endsWith("bit")) {
-            t = t.substring(0, t.length() - 3);
-        }
-        try {
-            return Math.round(Double.parseDouble(t.trim()) * mult);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a bandwidth; expected e.g. 1gbit, 10gbit, 100mbit");
-        }
-    }
-
-    /** How the emulation is done, for result files. */
+    /** What is emulated and how, for summaries and result files. */
     public String describe() {
         if (isNone()) {
             return "none";
         }
-        return String.format(Locale.ROOT, "user-space emulation: %s per connection, +%d ms one-way latency",
-                bitsPerSecond == 0 ? "unlimited" : String.format(Locale.ROOT, "%.3f Gbit/s", bitsPerSecond / 1e9),
-                oneWayLatency.toMillis());
+        return String.format(Locale.ROOT, "%s each way shared by all connections, +%s one way (%s emulation)",
+                bitsPerSecond == 0 ? "unlimited" : new DataRate(bitsPerSecond).formatBits(),
+                org.edgelab.units.Durations.format(oneWayLatency), emulator);
     }
 }

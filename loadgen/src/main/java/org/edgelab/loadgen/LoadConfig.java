@@ -2,8 +2,12 @@ package org.edgelab.loadgen;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 import org.edgelab.loadgen.workload.FixedUrlWorkload;
 import org.edgelab.loadgen.workload.Workload;
@@ -12,7 +16,7 @@ import org.edgelab.loadgen.workload.Workload;
  * One load run, with wrk's options where they mean the same: {@link Builder#url} (URL),
  * {@link Builder#connections} ({@code -c}), {@link Builder#threads} ({@code -t}, event loops),
  * {@link Builder#duration} ({@code -d}), {@link Builder#timeout} ({@code --timeout}),
- * {@link Builder#latency} ({@code --latency}); plus {@link Builder#rate} ({@code --rate}, open loop),
+ * {@link Builder#latency} ({@code --latency}), {@link Builder#header} ({@code -H}); plus {@link Builder#rate} ({@code --rate}, open loop),
  * {@link Builder#requests} ({@code --requests}, a bound), the {@link Workload}, link emulation and
  * output options. Every run is bounded by its duration and stops by itself.
  *
@@ -34,6 +38,8 @@ public final class LoadConfig {
     private final Duration reportInterval;
     private final Duration lateThreshold;
     private final Duration warmUp;
+    private final List<String> headers;
+    private final String hostHeader;
 
     private LoadConfig(Builder b) {
         this.url = b.url;
@@ -51,7 +57,11 @@ public final class LoadConfig {
         this.reportInterval = b.reportInterval;
         this.lateThreshold = b.lateThreshold;
         this.warmUp = b.warmUp;
+        this.headers = List.copyOf(b.headers);
+        this.hostHeader = b.hostHeader;
     }
+
+    private static final Set<String> NOT_SETTABLE = Set.of("content-length", "transfer-encoding", "range");
 
     /** A builder with wrk's defaults: 10 connections, 2 threads, 10 s, 2 s timeout, closed loop. */
     public static Builder builder() {
@@ -109,7 +119,7 @@ public final class LoadConfig {
         return workload;
     }
 
-    /** Link emulation per connection. */
+    /** The link every connection of the load shares. */
     public LinkEmulation link() {
         return link;
     }
@@ -142,6 +152,16 @@ public final class LoadConfig {
         return warmUp;
     }
 
+    /** The request headers given with {@code -H} other than Host, as "Name: value", in order. */
+    public List<String> headers() {
+        return headers;
+    }
+
+    /** The Host header given with {@code -H}, which replaces the one taken from the URL; empty when none was. */
+    public Optional<String> hostHeader() {
+        return Optional.ofNullable(hostHeader);
+    }
+
     /** A one-line description: "12 connections, 2 threads, 10s, closed loop". */
     public String describe() {
         Schedule s = schedule();
@@ -169,8 +189,46 @@ public final class LoadConfig {
         private Duration reportInterval = Duration.ofSeconds(1);
         private Duration lateThreshold = Duration.ofMillis(1);
         private Duration warmUp = Duration.ZERO;
+        private final List<String> headers = new ArrayList<>();
+        private String hostHeader;
 
         private Builder() {
+        }
+
+        /**
+         * {@code -H}: adds a request header, "Name: value" (a Host header replaces the URL's). Refused: a name
+         * that is not an HTTP token, a value with control or non-ASCII characters, and the headers loadgen
+         * writes itself for framing (Content-Length, Transfer-Encoding) or ranges (Range: use a range workload).
+         */
+        public Builder header(String header) {
+            Objects.requireNonNull(header, "header");
+            int colon = header.indexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("header '" + header + "' is not of the form 'Name: value'");
+            }
+            String name = header.substring(0, colon).trim();
+            String value = header.substring(colon + 1).trim();
+            if (!name.chars().allMatch(c -> c < 127 && c > 32 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0)) {
+                throw new IllegalArgumentException("header '" + header + "': '" + name + "' is not a header name");
+            }
+            if (!value.chars().allMatch(c -> c == '\t' || (c >= 32 && c < 127))) {
+                throw new IllegalArgumentException("header '" + header + "': the value may hold only printable ASCII");
+            }
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (NOT_SETTABLE.contains(lower)) {
+                throw new IllegalArgumentException("header '" + name + "' cannot be set with -H: "
+                        + (lower.equals("range") ? "use --range (or a range workload) so responses are checked against it"
+                        : "loadgen sends GETs without a body"));
+            }
+            if (lower.equals("host")) {
+                if (value.isEmpty()) {
+                    throw new IllegalArgumentException("header 'Host' needs a value");
+                }
+                hostHeader = value;
+            } else {
+                headers.add(name + ": " + value);
+            }
+            return this;
         }
 
         /** Target URL, e.g. http://127.0.0.1:8080/objects/100KB/a. */
@@ -267,7 +325,7 @@ public final class LoadConfig {
             return this;
         }
 
-        /** Per-connection link emulation. */
+        /** The link every connection of the load shares (one rate cap per direction, a one-way delay). */
         public Builder link(LinkEmulation link) {
             this.link = Objects.requireNonNull(link, "link");
             return this;

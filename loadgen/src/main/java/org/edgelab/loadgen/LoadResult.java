@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import org.HdrHistogram.Histogram;
 import org.edgelab.loadgen.client.LoadEngine;
+import org.edgelab.loadgen.link.LinkReport;
 import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LatencyLog;
@@ -85,6 +86,11 @@ public final class LoadResult {
     /** True when the run ended because its requests were done, false when the deadline ended it. */
     public boolean finishedBeforeDeadline() {
         return measured.finishedBeforeDeadline();
+    }
+
+    /** The link the load crossed: which emulation, and the rate it carried each way during the measured run. */
+    public LinkReport link() {
+        return measured.link();
     }
 
     /** Completed responses per second. */

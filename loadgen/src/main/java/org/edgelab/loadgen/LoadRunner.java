@@ -23,21 +23,22 @@ public final class LoadRunner {
         if (address.isUnresolved()) {
             throw new IllegalArgumentException("cannot resolve host '" + config.url().getHost() + "'");
         }
-        String host = config.url().getPort() < 0 ? config.url().getHost() : config.url().getHost() + ":" + config.url().getPort();
+        String host = config.hostHeader().orElse(
+                config.url().getPort() < 0 ? config.url().getHost() : config.url().getHost() + ":" + config.url().getPort());
         LoadEngine.Outcome warmUp = null;
         Workload warm = config.workload().warmUp();
         if (warm != null) {
-            warmUp = LoadEngine.run(new LoadEngine.Phase(address, host, config.connections(), config.threads(),
+            warmUp = LoadEngine.run(new LoadEngine.Phase(address, host, config.headers(), config.connections(), config.threads(),
                     config.duration(), 0, config.timeout(), null, warm, LinkEmulation.NONE, config.verify(),
                     config.seed() ^ 0x3C6EF372FE94F82AL, config.reportInterval(), config.lateThreshold()));
         }
         if (!config.warmUp().isZero()) {
             // unrecorded: only warms the JIT, connections and caches on both sides
-            LoadEngine.run(new LoadEngine.Phase(address, host, config.connections(), config.threads(),
+            LoadEngine.run(new LoadEngine.Phase(address, host, config.headers(), config.connections(), config.threads(),
                     config.warmUp(), 0, config.timeout(), config.schedule(), config.workload(), config.link(),
                     config.verify(), config.seed() ^ 0x9E3779B97F4A7C15L, config.reportInterval(), config.lateThreshold()));
         }
-        LoadEngine.Outcome measured = LoadEngine.run(new LoadEngine.Phase(address, host, config.connections(),
+        LoadEngine.Outcome measured = LoadEngine.run(new LoadEngine.Phase(address, host, config.headers(), config.connections(),
                 config.threads(), config.duration(), config.requests(), config.timeout(), config.schedule(),
                 config.workload(), config.link(), config.verify(), config.seed(), config.reportInterval(),
                 config.lateThreshold()));

@@ -16,7 +16,7 @@ import org.edgelab.origin.fault.FaultRules;
  * @param cacheControl            Cache-Control value of every object response (default {@code public, max-age=3600})
  * @param firstByteLatency        delay before each response's first byte (default zero)
  * @param bandwidthBytesPerSecond per-response bandwidth cap in bytes per second; 0 means unlimited
- * @param ioThreads               event-loop threads; 0 means Netty's default
+ * @param ioThreads               event-loop threads; 0 means one per core
  * @param faults                  faults applied to all requests (default none)
  */
 public record OriginConfig(String host, int port, Path filesRoot, String cacheControl, Duration firstByteLatency,
@@ -43,7 +43,7 @@ public record OriginConfig(String host, int port, Path filesRoot, String cacheCo
             throw new IllegalArgumentException("bandwidth must be >= 0 bytes per second (0 = unlimited): " + bandwidthBytesPerSecond);
         }
         if (ioThreads < 0) {
-            throw new IllegalArgumentException("io threads must be >= 0 (0 = Netty's default): " + ioThreads);
+            throw new IllegalArgumentException("io threads must be >= 0 (0 = one per core): " + ioThreads);
         }
         faults = faults == null ? FaultRules.none() : faults;
     }
@@ -115,7 +115,7 @@ public record OriginConfig(String host, int port, Path filesRoot, String cacheCo
             return this;
         }
 
-        /** Event-loop threads; 0 means Netty's default. */
+        /** Event-loop threads; 0 means one per core. */
         public Builder ioThreads(int ioThreads) {
             this.ioThreads = ioThreads;
             return this;

@@ -43,7 +43,9 @@ public final class OriginServer implements AutoCloseable {
         Transport transport = Transport.preferred();
         OriginCounters counters = new OriginCounters();
         OriginChannelInitializer initializer = new OriginChannelInitializer(config, counters);
-        EventLoopGroup group = transport.newGroup(config.ioThreads(), "edgelab-origin");
+        // one event loop per core by default, as the cache server has (Netty's own default is two per core)
+        int loops = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        EventLoopGroup group = transport.newGroup(loops, "edgelab-origin");
         try {
             ServerBootstrap bootstrap = transport.serverBootstrap(group)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(128 * 1024, 512 * 1024))

@@ -85,6 +85,15 @@ public record PeerSettings(String target, Map<String, List<EngineSettings.Spec>>
         return value;
     }
 
+    /** A boolean setting (true/false, yes/no, on/off); names the setting when it does not parse. */
+    public static boolean bool(EngineSettings settings, String name) {
+        try {
+            return settings.bool(name, false);
+        } catch (IllegalArgumentException e) {
+            throw new BuildValidationException("settings", e.getMessage());
+        }
+    }
+
     /** {@code value} with {@link EdgeLabBuilds#STORE_PLACEHOLDER} replaced by {@code storeDir}, as an absolute path. */
     public static Path storePath(String value, Path storeDir) {
         return Path.of(value.replace(EdgeLabBuilds.STORE_PLACEHOLDER, storeDir.toAbsolutePath().toString())).toAbsolutePath();

@@ -27,6 +27,9 @@ class BuiltinExperimentsWithPeersTest {
             }
             assertThat(d.servers()).extracting(Descriptor.ServerBuild::name).contains("memory");
         }
+        // the full run holds nginx's plain-file ceiling beside its proxy_cache, so that both are measured together
+        assertThat(DescriptorLoader.load("varnish-edge", false).servers())
+                .anySatisfy(s -> assertThat(List.of(s.name(), s.target(), s.engine())).containsExactly("nginx-files", "nginx", "files"));
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
+import org.edgelab.storage.api.StoreDirectories;
 import org.edgelab.units.ByteSize;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,16 +65,26 @@ public final class ServeCommand implements Callable<Integer> {
             description = "An engine setting, repeatable (e.g. -o disks=/var/cache/edgelab -o capacity=100g).")
     private List<String> engineOptions = new ArrayList<>();
 
+    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "edgelab-data",
+            description = "Where a disk engine (lmdb, raw-log, raw-files, tiered) keeps its data when its settings name no "
+                    + "directory: DIR/ENGINE, printed at start (default: ${DEFAULT-VALUE} under the current folder).")
+    private java.nio.file.Path dataDir;
+
     @Option(names = "--admin-port", defaultValue = "-1",
             description = "Loopback port for /stats (JSON), /metrics (Prometheus) and /health; 0 picks a free one, -1 disables (default: ${DEFAULT-VALUE}).")
     private int adminPort;
 
-    @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 means one per core (default).")
+    @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 means one per core (default: ${DEFAULT-VALUE}).")
     private int ioThreads;
 
     @Option(names = "--idle-timeout", defaultValue = "60s", converter = Converters.Time.class,
             description = "Close client connections idle this long (default: ${DEFAULT-VALUE}).")
     private Duration idleTimeout;
+
+    @Option(names = "--header-timeout", defaultValue = "10s", converter = Converters.Time.class,
+            description = "Close a client connection whose request headers take longer than this to arrive, "
+                    + "like nginx's client_header_timeout (default: ${DEFAULT-VALUE}).")
+    private Duration headerTimeout;
 
     @Option(names = "--origin-timeout", defaultValue = "30s", converter = Converters.Time.class,
             description = "Give up on an origin response (504) after this long (default: ${DEFAULT-VALUE}).")
@@ -166,8 +177,9 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     /**
-     * Opens the store, starts the embedded origin if no {@code --origin} was given, starts the cache and
-     * prints where it listens; the caller closes what it returns. Blocks while the listeners bind.
+     * Opens the store (in the data directory when the engine needs one and its settings name none), starts the
+     * embedded origin if no {@code --origin} was given, starts the cache and prints where it listens; the caller
+     * closes what it returns. Blocks while the listeners bind.
      *
      * @throws IllegalArgumentException for bad options, or no {@code --origin} and no embedded origin
      */
@@ -178,6 +190,12 @@ public final class ServeCommand implements Callable<Integer> {
                     + " (edgelab serve starts an embedded synthetic origin without it)");
         }
         EngineSettings settings = engineSettings();
+        if (!StoreDirectories.missing(engine, settings).isEmpty()) {
+            java.nio.file.Path dir = dataDir.resolve(engine).toAbsolutePath();
+            java.nio.file.Files.createDirectories(dir);
+            settings = StoreDirectories.fill(engine, settings, dir);
+            out.println("data directory " + dir + " (--data-dir " + dataDir + ")");
+        }
         ObjectStore store = StorageEngines.open(engine, settings);
         Started embedded = null;
         URI originUri = origin;
@@ -195,6 +213,7 @@ public final class ServeCommand implements Callable<Integer> {
                     .origin(originUri)
                     .ioThreads(ioThreads)
                     .idleTimeout(idleTimeout)
+                    .requestHeaderTimeout(headerTimeout)
                     .originResponseTimeout(originTimeout)
                     .maxRanges(maxRanges)
                     .turnWriteBudget((int) Math.min(Integer.MAX_VALUE, turnBudget))

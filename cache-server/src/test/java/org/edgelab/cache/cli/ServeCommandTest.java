@@ -141,4 +141,17 @@ class ServeCommandTest {
             assertThat(running.store().usage().capacityBytes()).isEqualTo(8L << 20);
         }
     }
+
+    @Test
+    void headerTimeoutClosesAClientWhoseHeadersTrickleIn() throws Exception {
+        try (ServeCommand.Running running = parse("--port", "0", "--origin", NO_ORIGIN, "--memory", "8m", "--header-timeout", "300ms").start();
+             java.net.Socket socket = new java.net.Socket("127.0.0.1", running.server().port())) {
+            socket.setSoTimeout(5000); // the default header timeout (10s) would let this read time out
+            long start = System.nanoTime();
+            socket.getOutputStream().write("GET /objects/1KB/slow HTTP/1.1\r\nHost: x\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            assertThat(socket.getInputStream().read()).isEqualTo(-1);
+            assertThat((System.nanoTime() - start) / 1e9).isBetween(0.25, 4.0);
+        }
+    }
 }

@@ -3,11 +3,11 @@ package org.edgelab.experiments.descriptor;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.edgelab.loadgen.LinkEmulation;
+import org.edgelab.units.DataRate;
 
 /**
- * A link bandwidth as written in a descriptor ({@code 1gbit}, {@code 200gbit}, {@code 100mbit}), parsed
- * like the load generator's {@code --link} flag. Immutable and thread-safe.
+ * A link bandwidth as written in a descriptor ({@code 1Gbit/s}, {@code 1gbit}, {@code 100MB/s}), parsed by
+ * {@link DataRate} like every rate flag and field. Immutable and thread-safe.
  *
  * @param text          the text as written
  * @param bitsPerSecond the bandwidth in bits per second
@@ -23,13 +23,9 @@ public record BandwidthValue(String text, long bitsPerSecond) {
         return parse(node.asText());
     }
 
-    /** Parses {@code text}; anything but a number with an optional kbit/mbit/gbit unit fails. */
+    /** Parses {@code text}; anything but a rate with a unit (or 0) fails, naming the accepted forms. */
     public static BandwidthValue parse(String text) {
-        long bits = LinkEmulation.parseBitsPerSecond(text);
-        if (bits < 0) {
-            throw new IllegalArgumentException("'" + text + "': a bandwidth must be >= 0");
-        }
-        return new BandwidthValue(text.trim(), bits);
+        return new BandwidthValue(text.trim(), DataRate.parse(text).bitsPerSecond());
     }
 
     /** Returns the text as written. */

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.edgelab.experiments.descriptor.DurationValue;
 import org.edgelab.units.ByteSize;
+import org.edgelab.units.DataRate;
 
 /**
  * The settings a descriptor gives one plugin (the {@code settings:} of a workload, the keys of a power
@@ -83,6 +84,19 @@ public final class PluginSettings {
         }
         try {
             return ByteSize.parse(v.trim());
+        } catch (IllegalArgumentException e) {
+            throw new SettingException(name, e.getMessage());
+        }
+    }
+
+    /** A data rate ({@code 70MB/s}, {@code 560Mbit/s}; see {@link DataRate}), or the default when unset. */
+    public DataRate rate(String name, DataRate defaultValue) {
+        String v = values.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return DataRate.parse(v.trim());
         } catch (IllegalArgumentException e) {
             throw new SettingException(name, e.getMessage());
         }

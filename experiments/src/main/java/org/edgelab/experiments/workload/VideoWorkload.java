@@ -13,6 +13,7 @@ import org.edgelab.loadgen.video.VideoConfig;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.origin.content.SyntheticPaths;
+import org.edgelab.units.DataRate;
 
 /**
  * The {@code video} workload: playback streams of synthetic objects at a constant bitrate, frame by frame
@@ -25,7 +26,7 @@ import org.edgelab.origin.content.SyntheticPaths;
 public final class VideoWorkload implements WorkloadPlugin {
 
     private static final List<Setting> SETTINGS = List.of(
-            new Setting("bitrate", "70MB", "bytes per second each stream plays (report C: ~70 MB/s UHD ProRes 422)"),
+            new Setting("bitrate", "70MB/s", "rate each stream plays, e.g. 70MB/s or 560Mbit/s (report C: ~70 MB/s UHD ProRes 422)"),
             new Setting("fps", "30", "frames per second; a frame is bitrate / fps bytes"),
             new Setting("frames_per_object", "900", "frames in each stream's object before playback wraps around"),
             new Setting("look_ahead_frames", "600", "most complete frames a player keeps ahead of its play head"),
@@ -91,7 +92,7 @@ public final class VideoWorkload implements WorkloadPlugin {
 
     /** Parses the settings; throws {@code SettingException} naming a bad key. */
     public static Playback playback(PluginSettings s) {
-        long bitrate = s.bytes("bitrate", 70_000_000L);
+        long bitrate = s.rate("bitrate", DataRate.ofBytesPerSecond(70_000_000L)).wholeBytesPerSecond();
         if (bitrate < 1) {
             throw new SettingException("bitrate", "must be at least 1 byte per second");
         }

@@ -1,41 +1,70 @@
 package org.edgelab.loadgen.client;
 
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import org.edgelab.loadgen.LinkEmulation;
+import io.netty.channel.EventLoopGroup;
+import org.edgelab.loadgen.link.Link;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.LoopMetrics;
-import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.RequestSlot;
+import org.edgelab.transport.Transport;
 
 /**
- * One keep-alive HTTP/1.1 client connection of a load run: claims a request number, sends it (at once in
- * a closed loop, at its intended start in an open loop), streams the response through byte counting and
- * verification without keeping the body, records TTFB/TTLB from the intended start, classifies errors,
- * and reconnects after a close until the run ends.
+ * One keep-alive HTTP/1.1 client connection, the only one loadgen has: asks its {@link FetchDriver} for
+ * the next request, sends it (at once, or at its due time in an open loop), streams the response through
+ * byte counting and verification without keeping the body, records TTFB/TTLB from the due time into its
+ * loop's {@link LoopMetrics}, classifies errors, tells the driver how the request ended, and reconnects
+ * after a close until the driver is done or stopping.
  *
- * <p>Thread-safety: confined to its event loop; only {@link #start()} may be called from elsewhere
- * (it hops onto the loop).
+ * <p>Thread-safety: confined to its event loop; {@link #start()} may be called from any thread (it hops
+ * onto the loop), {@link #wake()}, {@link #checkTimeout} and {@link #stop()} only on the loop.
  */
 public final class HttpConnection extends ChannelInboundHandlerAdapter implements Runnable {
     private static final long RECONNECT_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private final RunControl run;
+    /**
+     * What every connection of one load shares.
+     *
+     * @param hostHeader   the Host header's value
+     * @param headers      further request headers, "Name: value" each
+     * @param timeoutNanos a response not complete this long after its send is a timeout
+     * @param lateNanos    a request sent later than this after its due time is a late start
+     * @param verify       verify synthetic bodies byte by byte
+     * @param link         the link every connection of the load crosses
+     */
+    public record Settings(String hostHeader, List<String> headers, long timeoutNanos, long lateNanos, boolean verify,
+                           Link link) {
+        /** Copies the header list. */
+        public Settings {
+            headers = List.copyOf(headers);
+        }
+    }
+
+    private final FetchDriver driver;
     private final LoopMetrics metrics;
     private final EventLoop loop;
     private final Bootstrap bootstrap;
-    private final RequestGenerator generator;
     private final byte[] hostHeader;
-    private final LinkEmulation link;
+    private final byte[] headerLines;
+    private final ChannelFutureListener writeDone = this::written;
+    private final long timeoutNanos;
+    private final long lateNanos;
+    private final boolean verify;
     private final RequestSlot slot = new RequestSlot();
     private final ResponseCheck check = new ResponseCheck();
     private final ResponseParser parser = new ResponseParser(new Events());
@@ -47,31 +76,50 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     private boolean held;
     private boolean awaitingFirstByte;
     private boolean headersSeen;
-    private long intendedNanos;
+    private boolean writeFailed;
+    private long token;
+    private long dueNanos;
     private long sentNanos;
     private long firstByteNanos;
 
-    HttpConnection(RunControl run, LoopMetrics metrics, EventLoop loop, Bootstrap template, RequestGenerator generator,
-                   byte[] hostHeader, LinkEmulation link) {
-        this.run = run;
+    /** A connection on {@code loop} made from {@code template} (see {@link #bootstrap}) that {@code driver} leads. */
+    public HttpConnection(FetchDriver driver, LoopMetrics metrics, EventLoop loop, Bootstrap template, Settings settings) {
+        this.driver = driver;
         this.metrics = metrics;
         this.loop = loop;
-        this.generator = generator;
-        this.hostHeader = hostHeader;
-        this.link = link;
+        this.hostHeader = settings.hostHeader().getBytes(StandardCharsets.US_ASCII);
+        this.headerLines = RequestEncoder.headerLines(settings.headers());
+        this.timeoutNanos = settings.timeoutNanos();
+        this.lateNanos = settings.lateNanos();
+        this.verify = settings.verify();
+        Link link = settings.link();
         this.bootstrap = template.clone(loop).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                ChannelPipeline p = ch.pipeline();
-                if (!HttpConnection.this.link.isNone()) {
-                    p.addLast("link", new LinkEmulator(HttpConnection.this.link));
-                }
-                p.addLast("connection", HttpConnection.this);
+                link.attach(ch);
+                ch.pipeline().addLast("connection", HttpConnection.this);
             }
         });
     }
 
-    /** Opens the connection and starts sending; safe from any thread. */
+    /**
+     * The bootstrap every load connection is cloned from: {@code address} on {@code group}, no Nagle, keep-alive,
+     * pooled buffers and reads sized for bulk bodies ({@link ReceiveBuffers}); a connect not done within
+     * {@code connectTimeout} fails.
+     */
+    public static Bootstrap bootstrap(EventLoopGroup group, InetSocketAddress address, Duration connectTimeout) {
+        return new Bootstrap()
+                .group(group)
+                .channel(Transport.preferred().socketChannelClass())
+                .remoteAddress(address)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, ReceiveBuffers.forBulkBodies());
+    }
+
+    /** Opens the connection; requests follow as the driver gives them. Safe from any thread. */
     public void start() {
         loop.execute(this::connect);
     }
@@ -80,16 +128,16 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         if (finished) {
             return;
         }
-        if (run.stopping()) {
+        if (driver.stopping()) {
             finish();
             return;
         }
         bootstrap.connect().addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 metrics.error(ErrorClass.CONNECT);
-                if (run.stopping() || System.nanoTime() >= run.deadlineNanos()) {
+                if (driver.stopping()) {
                     finish();
-                } else {
+                } else if (!finished) {
                     loop.schedule(this::connect, RECONNECT_DELAY_NANOS, TimeUnit.NANOSECONDS);
                 }
             }
@@ -106,47 +154,43 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         channel = ctx.channel();
         parser.reset();
         metrics.connects++;
-        if (finished || run.stopping()) {
+        if (finished || driver.stopping()) {
             finish();
         } else if (held) {
             held = false;
             send();
-        } else if (!scheduled) {
+        } else {
             issueNext();
         }
         ctx.fireChannelActive();
     }
 
+    /** Asks the driver for a request if this connection is idle (nothing in flight, due or held). Call on the loop. */
+    public void wake() {
+        if (channel != null && channel.isActive()) {
+            issueNext();
+        }
+    }
+
     private void issueNext() {
-        if (finished) {
+        if (finished || inFlight || scheduled || held) {
             return;
         }
-        if (run.stopping()) {
+        if (driver.stopping()) {
             finish();
             return;
         }
-        long ticket = run.claim();
-        if (ticket < 0) {
+        long next = driver.nextFetch(slot);
+        if (next == FetchDriver.WAIT) {
+            return;
+        }
+        if (next < 0) {
             finish();
             return;
         }
-        generator.next(ticket, slot);
-        if (run.schedule() == null) {
-            intendedNanos = 0;
-            send();
-            return;
-        }
-        long offset = run.schedule().offsetNanos(ticket);
-        if (offset < 0) {
-            finish();
-            return;
-        }
-        intendedNanos = run.startNanos() + offset;
-        if (intendedNanos >= run.deadlineNanos()) {
-            finish();
-            return;
-        }
-        long delay = intendedNanos - System.nanoTime();
+        token = next;
+        dueNanos = driver.dueNanos();
+        long delay = dueNanos == 0 ? 0 : dueNanos - System.nanoTime();
         if (delay > 0) {
             scheduled = true;
             loop.schedule(this, delay, TimeUnit.NANOSECONDS);
@@ -162,7 +206,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         if (finished) {
             return;
         }
-        if (run.stopping()) {
+        if (driver.stopping()) {
             finish();
             return;
         }
@@ -172,15 +216,15 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
     private void send() {
         Channel ch = channel;
         if (ch == null || !ch.isActive()) {
-            held = true; // sent as soon as the reconnect completes; latency still counts from the intended start
+            held = true; // sent as soon as the reconnect completes; latency still counts from the due time
             return;
         }
         long now = System.nanoTime();
-        if (intendedNanos == 0) {
-            intendedNanos = now;
+        if (dueNanos == 0) {
+            dueNanos = now;
         } else {
-            long lag = now - intendedNanos;
-            if (lag > run.lateNanos()) {
+            long lag = now - dueNanos;
+            if (lag > lateNanos) {
                 metrics.lateStarts++;
             }
             if (lag > metrics.maxStartDelayNanos) {
@@ -191,9 +235,17 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         inFlight = true;
         awaitingFirstByte = true;
         headersSeen = false;
+        writeFailed = false;
         metrics.sent++;
         parser.expectResponse();
-        ch.writeAndFlush(RequestEncoder.encode(ch.alloc(), slot, hostHeader), ch.voidPromise());
+        ch.writeAndFlush(RequestEncoder.encode(ch.alloc(), slot, hostHeader, headerLines)).addListener(writeDone);
+    }
+
+    private void written(ChannelFuture f) {
+        if (!f.isSuccess() && f.channel() == channel) {
+            writeFailed = true; // the transport closes the channel; channelInactive counts the request
+            f.channel().close();
+        }
     }
 
     @Override
@@ -220,8 +272,8 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         metrics.completed++;
         int statusClass = check.status() / 100;
         metrics.statusClasses[statusClass >= 1 && statusClass <= 5 ? statusClass : 0]++;
-        metrics.ttfb.recordValue(Math.max(0, firstByteNanos - intendedNanos));
-        metrics.ttlb.recordValue(Math.max(0, now - intendedNanos));
+        metrics.ttfb.recordValue(Math.max(0, firstByteNanos - dueNanos));
+        metrics.ttlb.recordValue(Math.max(0, now - dueNanos));
         metrics.serviceTime.recordValue(Math.max(0, now - sentNanos));
         ErrorClass error = check.verdict();
         long body = check.bodyReceived();
@@ -231,9 +283,12 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
             metrics.goodResponses++;
             metrics.goodBytes += body;
         }
-        if (!check.keepAlive()) {
-            channel.close(); // channelInactive reconnects
-        } else {
+        boolean keepAlive = check.keepAlive();
+        if (!keepAlive) {
+            channel.close(); // first, so a driver that wakes this connection now waits for the reconnect
+        }
+        driver.fetched(token, error, sentNanos, now, body);
+        if (keepAlive) {
             issueNext();
         }
     }
@@ -242,18 +297,19 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         parser.abandon();
         inFlight = false;
         metrics.error(type);
-        channel.close();
+        channel.close(); // channelInactive reconnects
+        driver.fetched(token, type, sentNanos, System.nanoTime(), check.bodyReceived());
     }
 
     /** Counts a timeout and closes the connection if the response is overdue; called by the loop's sweeper. */
-    void checkTimeout(long now) {
-        if (inFlight && now - sentNanos > run.timeoutNanos()) {
+    public void checkTimeout(long now) {
+        if (inFlight && now - sentNanos > timeoutNanos) {
             failRequest(ErrorClass.TIMEOUT);
         }
     }
 
-    /** Ends this connection at the run's deadline; an unanswered request counts as unfinished. */
-    void stop() {
+    /** Ends this connection: a request in flight counts as unfinished and nothing more is sent. Call on the loop. */
+    public void stop() {
         if (inFlight) {
             inFlight = false;
             metrics.unfinished++;
@@ -268,15 +324,17 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         }
         if (inFlight) {
             inFlight = false;
-            if (run.stopping()) {
+            if (driver.stopping()) {
                 metrics.unfinished++;
             } else {
-                metrics.error(headersSeen ? ErrorClass.TRUNCATED : ErrorClass.CLOSED);
+                ErrorClass error = headersSeen ? ErrorClass.TRUNCATED : writeFailed ? ErrorClass.WRITE : ErrorClass.CLOSED;
+                metrics.error(error);
+                driver.fetched(token, error, sentNanos, System.nanoTime(), check.bodyReceived());
             }
         }
         channel = null;
         if (!finished) {
-            if (run.stopping()) {
+            if (driver.stopping()) {
                 finish();
             } else {
                 connect();
@@ -298,7 +356,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         if (channel != null) {
             channel.close();
         }
-        run.connectionFinished();
+        driver.connectionFinished();
     }
 
     /** What the parser finds in this connection's response, on its event loop. */
@@ -309,9 +367,9 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
                 return;
             }
             headersSeen = true;
-            check.onHead(status, keepAlive, contentLength, xCache, contentRange, slot, run.verify());
+            check.onHead(status, keepAlive, contentLength, xCache, contentRange, slot, verify);
             if (check.hasXCache()) {
-                metrics.cacheHead(check.hit(), slot.firstTime, firstByteNanos - intendedNanos);
+                metrics.cacheHead(check.hit(), slot.firstTime, firstByteNanos - dueNanos);
             }
         }
 

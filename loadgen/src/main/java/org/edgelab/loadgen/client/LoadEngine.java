@@ -1,7 +1,6 @@
 package org.edgelab.loadgen.client;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,8 +11,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
@@ -23,6 +20,9 @@ import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.CpuClock;
 import org.edgelab.loadgen.measure.LatencyLog;
+import org.edgelab.loadgen.link.Link;
+import org.edgelab.loadgen.link.LinkEmulators;
+import org.edgelab.loadgen.link.LinkReport;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.transport.Transport;
@@ -38,11 +38,11 @@ public final class LoadEngine {
     /** What one phase measured. */
     public record Outcome(Counters counters, LatencyLog latency, Histogram serviceTime, Histogram ttfbHit,
                           Histogram ttfbMiss, long elapsedNanos, long processCpuNanos, long loopCpuNanos,
-                          boolean finishedBeforeDeadline, String transport) {
+                          boolean finishedBeforeDeadline, String transport, LinkReport link) {
     }
 
     /** Settings of one phase. */
-    public record Phase(InetSocketAddress address, String hostHeader, int connections, int threads,
+    public record Phase(InetSocketAddress address, String hostHeader, List<String> headers, int connections, int threads,
                         Duration duration, long requestBound, Duration timeout, Schedule schedule,
                         Workload workload, LinkEmulation link, boolean verify, long seed,
                         Duration reportInterval, Duration lateThreshold) {
@@ -53,6 +53,7 @@ public final class LoadEngine {
 
     /** Runs {@code phase} to its end; throws InterruptedException if the caller is interrupted. */
     public static Outcome run(Phase phase) throws InterruptedException {
+        Link link = LinkEmulators.open(phase.link());
         EventLoopGroup group = Transport.preferred().newGroup(phase.threads(), "loadgen");
         ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "loadgen-reporter");
@@ -74,16 +75,9 @@ public final class LoadEngine {
                 metrics.add(new LoopMetrics());
                 connections.add(new ArrayList<>());
             }
-            Bootstrap template = new Bootstrap()
-                    .group(group)
-                    .channel(Transport.preferred().socketChannelClass())
-                    .remoteAddress(phase.address())
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.SO_KEEPALIVE, true)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, phase.timeout().toMillis()))
-                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, ReceiveBuffers.forBulkBodies());
-            byte[] host = phase.hostHeader().getBytes(StandardCharsets.US_ASCII);
+            Bootstrap template = HttpConnection.bootstrap(group, phase.address(), phase.timeout());
+            HttpConnection.Settings settings = new HttpConnection.Settings(phase.hostHeader(), phase.headers(), phase.timeout().toNanos(),
+                    phase.lateThreshold().toNanos(), phase.verify(), link);
 
             CpuClock cpu = new CpuClock(threadIds);
             long cpuStart = CpuClock.processCpuNanos();
@@ -95,7 +89,7 @@ public final class LoadEngine {
             Workload workload = phase.workload().renewed();
             long ticketLimit = Math.min(phase.requestBound() <= 0 ? Long.MAX_VALUE : phase.requestBound(), workload.size());
             RunControl control = new RunControl(phase.connections(), ticketLimit, phase.schedule(), start,
-                    phase.duration().toNanos(), phase.timeout().toNanos(), phase.lateThreshold().toNanos(), phase.verify());
+                    phase.duration().toNanos());
             LatencyLog latency = new LatencyLog(metrics, startMillis, true);
             long interval = phase.reportInterval().toNanos();
             ScheduledFuture<?> flips = reporter.scheduleAtFixedRate(latency::flip, interval, interval, TimeUnit.NANOSECONDS);
@@ -118,8 +112,8 @@ public final class LoadEngine {
             }
             for (int c = 0; c < phase.connections(); c++) {
                 int l = c % loops.size();
-                fresh.get(l).add(new HttpConnection(control, metrics.get(l), loops.get(l), template,
-                        workload.newGenerator(phase.seed() * 1_000_003L + c), host, phase.link()));
+                RunDriver driver = new RunDriver(control, workload.newGenerator(phase.seed() * 1_000_003L + c));
+                fresh.get(l).add(new HttpConnection(driver, metrics.get(l), loops.get(l), template, settings));
             }
             List<io.netty.util.concurrent.Future<?>> started = new ArrayList<>();
             for (int i = 0; i < loops.size(); i++) {
@@ -135,6 +129,8 @@ public final class LoadEngine {
             }
             boolean finished = control.awaitFinished(start + phase.duration().toNanos() - System.nanoTime());
             long elapsed = System.nanoTime() - start;
+            LinkReport carried = new LinkReport(link.emulation(), phase.link().bitsPerSecond(), phase.link().oneWayLatency(),
+                    link.bytesDown(), link.bytesUp(), elapsed / 1e9);
             control.stop();
             for (int i = 0; i < loops.size(); i++) {
                 List<HttpConnection> mine = connections.get(i);
@@ -159,10 +155,11 @@ public final class LoadEngine {
             long processCpu = CpuClock.processCpuNanos() - cpuStart;
             latency.flip();
             return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, elapsed, processCpu, loopCpu, finished,
-                    Transport.preferred().label());
+                    Transport.preferred().label(), carried.emulated() ? carried : LinkReport.none(elapsed / 1e9));
         } finally {
             reporter.shutdownNow();
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            link.close();
         }
     }
 

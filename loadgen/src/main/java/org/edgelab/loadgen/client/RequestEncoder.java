@@ -1,6 +1,7 @@
 package org.edgelab.loadgen.client;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -16,14 +17,18 @@ final class RequestEncoder {
     private RequestEncoder() {
     }
 
-    /** The request bytes of {@code slot} for {@code host} (the Host header value, ASCII). */
-    static ByteBuf encode(ByteBufAllocator alloc, RequestSlot slot, byte[] host) {
+    /**
+     * The request bytes of {@code slot} for {@code host} (the Host header value, ASCII), with {@code extra}
+     * (further header lines, each starting with CRLF, as {@link #headerLines} makes them) after the Host header.
+     */
+    static ByteBuf encode(ByteBufAllocator alloc, RequestSlot slot, byte[] host, byte[] extra) {
         String path = slot.path;
-        ByteBuf b = alloc.ioBuffer(96 + path.length() + host.length);
+        ByteBuf b = alloc.ioBuffer(96 + path.length() + host.length + extra.length);
         b.writeBytes(GET);
         b.writeCharSequence(path, StandardCharsets.US_ASCII);
         b.writeBytes(HTTP11_HOST);
         b.writeBytes(host);
+        b.writeBytes(extra);
         if (slot.rangeStart >= 0) {
             b.writeBytes(RANGE);
             writeDecimal(b, slot.rangeStart);
@@ -32,6 +37,15 @@ final class RequestEncoder {
         }
         b.writeBytes(END);
         return b;
+    }
+
+    /** {@code headers} ("Name: value" each) as header lines to pass to {@link #encode}: CRLF before each. */
+    static byte[] headerLines(List<String> headers) {
+        StringBuilder sb = new StringBuilder();
+        for (String h : headers) {
+            sb.append("\r\n").append(h);
+        }
+        return sb.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     private static void writeDecimal(ByteBuf b, long value) {

@@ -19,23 +19,16 @@ public final class RunControl {
     private final Schedule schedule;
     private final long startNanos;
     private final long deadlineNanos;
-    private final long timeoutNanos;
-    private final long lateNanos;
-    private final boolean verify;
     private final AtomicInteger liveConnections;
     private final CountDownLatch allFinished = new CountDownLatch(1);
     private volatile boolean stopping;
 
     /** A run of {@code connections} connections starting at {@code startNanos} (System.nanoTime). */
-    public RunControl(int connections, long ticketLimit, Schedule schedule, long startNanos, long durationNanos,
-                      long timeoutNanos, long lateNanos, boolean verify) {
+    public RunControl(int connections, long ticketLimit, Schedule schedule, long startNanos, long durationNanos) {
         this.ticketLimit = ticketLimit <= 0 ? Long.MAX_VALUE : ticketLimit;
         this.schedule = schedule;
         this.startNanos = startNanos;
         this.deadlineNanos = startNanos + durationNanos;
-        this.timeoutNanos = timeoutNanos;
-        this.lateNanos = lateNanos;
-        this.verify = verify;
         this.liveConnections = new AtomicInteger(connections);
     }
 
@@ -60,18 +53,6 @@ public final class RunControl {
 
     long deadlineNanos() {
         return deadlineNanos;
-    }
-
-    long timeoutNanos() {
-        return timeoutNanos;
-    }
-
-    long lateNanos() {
-        return lateNanos;
-    }
-
-    boolean verify() {
-        return verify;
     }
 
     boolean stopping() {

@@ -15,7 +15,9 @@ public enum ErrorClass {
     /** The connection closed (or reset) before any response header arrived. */
     CLOSED("closed"),
     /** A body byte, the length or the Content-Range differed from what the origin would have sent. */
-    INTEGRITY("integrity");
+    INTEGRITY("integrity"),
+    /** The request could not be written: the connection failed while sending it. */
+    WRITE("write");
 
     private final String label;
 

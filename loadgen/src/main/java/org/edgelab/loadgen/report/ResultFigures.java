@@ -26,6 +26,9 @@ public final class ResultFigures {
         m.put("schedule", c.schedule() == null ? "" : c.schedule().describe());
         m.put("workload", c.workload().describe());
         m.put("link", c.link().describe());
+        m.put("link_emulation", r.link().emulation());
+        m.put("link_down_measured_bps", r.link().measuredDownBitsPerSecond());
+        m.put("link_up_measured_bps", r.link().measuredUpBitsPerSecond());
         m.put("transport", r.transport());
         m.put("elapsed_s", r.elapsedSeconds());
         m.put("requests", k.completed());

@@ -24,8 +24,8 @@ public final class SummaryReport {
         out.printf(Locale.ROOT, "  %d threads and %d connections (%s, %s)%n", c.threads(), c.connections(),
                 c.schedule() == null ? "closed loop" : "open loop: " + c.schedule().describe(), r.transport());
         out.printf(Locale.ROOT, "  workload: %s%n", c.workload().describe());
-        if (!c.link().isNone()) {
-            out.printf(Locale.ROOT, "  link: %s%n", c.link().describe());
+        if (r.link().emulated()) {
+            out.printf(Locale.ROOT, "  link: %s%n", r.link().describe());
         }
         Histogram ttlb = r.ttlb();
         Histogram ttfb = r.ttfb();
@@ -45,17 +45,28 @@ public final class SummaryReport {
             }
         }
         out.printf(Locale.ROOT, "  %d requests in %s, %s read%n", k.completed(), seconds(r.elapsedSeconds()), Units.bytes(k.bytesRead()));
+        long connect = k.errors(ErrorClass.CONNECT);
+        long read = k.errors(ErrorClass.CLOSED) + k.errors(ErrorClass.TRUNCATED);
+        long write = k.errors(ErrorClass.WRITE);
+        long timeout = k.errors(ErrorClass.TIMEOUT);
+        if (connect + read + write + timeout > 0) {
+            // wrk's line: read errors are connections that closed or reset before a response ended
+            out.printf(Locale.ROOT, "  Socket errors: connect %d, read %d, write %d, timeout %d%n", connect, read, write, timeout);
+        }
+        long notOk = k.completed() - k.status(2) - k.status(3);
+        if (notOk > 0) {
+            out.printf(Locale.ROOT, "  Non-2xx or 3xx responses: %d%n", notOk); // as wrk counts them: neither 2xx nor 3xx
+        }
+        if (k.status(3) > 0) {
+            out.printf(Locale.ROOT, "  3xx responses: %d (not errors)%n", k.status(3));
+        }
         if (k.totalErrors() > 0) {
-            StringBuilder sb = new StringBuilder("  Errors:");
+            StringBuilder sb = new StringBuilder("  Errors by class:");
             for (ErrorClass e : ErrorClass.values()) {
                 sb.append(' ').append(e.label()).append(' ').append(k.errors(e)).append(',');
             }
             sb.setLength(sb.length() - 1);
             out.println(sb);
-        }
-        long non2xx = k.completed() - k.status(2);
-        if (non2xx > 0) {
-            out.printf(Locale.ROOT, "  Non-2xx or 3xx responses: %d%n", k.completed() - k.status(2) - k.status(3));
         }
         out.printf(Locale.ROOT, "Requests/sec: %10.2f%n", r.requestsPerSecond());
         out.printf(Locale.ROOT, "Transfer/sec: %10s%n", Units.bytes(r.throughputBytesPerSecond()));

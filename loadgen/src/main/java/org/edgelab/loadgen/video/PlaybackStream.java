@@ -1,14 +1,14 @@
 package org.edgelab.loadgen.video;
 
-import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.EventLoop;
-import org.edgelab.loadgen.client.DrivenConnection;
+import org.edgelab.loadgen.client.HttpConnection;
 import org.edgelab.loadgen.client.FetchDriver;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.workload.RequestSlot;
@@ -32,7 +32,7 @@ final class PlaybackStream implements FetchDriver {
     private final long frameBytes;
     private final boolean[] complete;
     private final ArrayDeque<Long> retries = new ArrayDeque<>();
-    private final List<DrivenConnection> connections = new ArrayList<>();
+    private final List<HttpConnection> connections = new ArrayList<>();
     private final int warmLookAhead;
     private long playHead;
     private long nextFetch;
@@ -43,8 +43,8 @@ final class PlaybackStream implements FetchDriver {
     private long minLookAheadSinceSnapshot = Long.MAX_VALUE;
     private ScheduledFuture<?> ticker;
 
-    PlaybackStream(VideoConfig config, int index, VideoLoopMetrics metrics, EventLoop loop, InetSocketAddress address,
-                   String host, String pathPrefix) {
+    PlaybackStream(VideoConfig config, int index, VideoLoopMetrics metrics, EventLoop loop, Bootstrap template,
+                   HttpConnection.Settings settings, String pathPrefix) {
         this.config = config;
         this.metrics = metrics;
         this.loop = loop;
@@ -55,14 +55,13 @@ final class PlaybackStream implements FetchDriver {
         this.complete = new boolean[config.lookAheadFrames() + config.fetchesPerStream() + 2];
         this.warmLookAhead = Math.max(1, config.lookAheadFrames() - config.fetchesPerStream());
         for (int i = 0; i < config.fetchesPerStream(); i++) {
-            connections.add(new DrivenConnection(this, metrics.http, loop, address, host, config.link(),
-                    config.timeout().toNanos(), config.verify()));
+            connections.add(new HttpConnection(this, metrics.http, loop, template, settings));
         }
     }
 
     /** Opens the connections; they start fetching at once. Call on the loop. */
     void start() {
-        connections.forEach(DrivenConnection::start);
+        connections.forEach(HttpConnection::start);
     }
 
     @Override
@@ -146,14 +145,14 @@ final class PlaybackStream implements FetchDriver {
         } else if (ahead >= warmLookAhead) {
             warmed = true;
         }
-        for (DrivenConnection c : connections) {
+        for (HttpConnection c : connections) {
             c.wake();
         }
     }
 
     /** Checks the connections for overdue fetches. */
     void checkTimeouts(long now) {
-        for (DrivenConnection c : connections) {
+        for (HttpConnection c : connections) {
             c.checkTimeout(now);
         }
     }
@@ -177,6 +176,6 @@ final class PlaybackStream implements FetchDriver {
         if (ticker != null) {
             ticker.cancel(false);
         }
-        connections.forEach(DrivenConnection::stop);
+        connections.forEach(HttpConnection::stop);
     }
 }

@@ -7,10 +7,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import org.HdrHistogram.Histogram;
+import org.edgelab.loadgen.client.HttpConnection;
+import org.edgelab.loadgen.link.Link;
+import org.edgelab.loadgen.link.LinkEmulators;
 import org.edgelab.transport.Transport;
 import org.edgelab.loadgen.measure.Counters;
 
@@ -27,8 +31,9 @@ final class VideoEngine implements AutoCloseable {
     private final List<VideoLoopMetrics> metrics = new ArrayList<>();
     private final List<List<PlaybackStream>> streams = new ArrayList<>();
     private final List<ScheduledFuture<?>> sweepers = new ArrayList<>();
-    private final InetSocketAddress address;
-    private final String host;
+    private final Bootstrap template;
+    private final HttpConnection.Settings settings;
+    private final Link link;
     private final String pathPrefix;
     private final Histogram[] recycledLatency;
     private final Histogram[] recycledLookAhead;
@@ -40,11 +45,15 @@ final class VideoEngine implements AutoCloseable {
     VideoEngine(VideoConfig config) {
         this.config = config;
         int port = config.url().getPort() < 0 ? 80 : config.url().getPort();
-        this.address = new InetSocketAddress(config.url().getHost(), port);
-        this.host = config.url().getHost() + (config.url().getPort() < 0 ? "" : ":" + port);
+        InetSocketAddress address = new InetSocketAddress(config.url().getHost(), port);
+        String host = config.url().getHost() + (config.url().getPort() < 0 ? "" : ":" + port);
+        // frames are never dated: the late-start threshold does not apply
+        this.link = LinkEmulators.open(config.link()); // one link shared by every stream
+        this.settings = new HttpConnection.Settings(host, java.util.List.of(), config.timeout().toNanos(), 0, config.verify(), link);
         String p = config.url().getRawPath() == null ? "" : config.url().getRawPath();
         this.pathPrefix = p.replaceAll("/+$", "");
         this.group = Transport.preferred().newGroup(config.threads(), "loadgen-video");
+        this.template = HttpConnection.bootstrap(group, address, config.timeout());
         for (EventExecutor e : group) {
             EventLoop loop = (EventLoop) e;
             loops.add(loop);
@@ -70,7 +79,7 @@ final class VideoEngine implements AutoCloseable {
             int l = index % loops.size();
             EventLoop loop = loops.get(l);
             await(loop.submit(() -> {
-                PlaybackStream s = new PlaybackStream(config, index, metrics.get(l), loop, address, host, pathPrefix);
+                PlaybackStream s = new PlaybackStream(config, index, metrics.get(l), loop, template, settings, pathPrefix);
                 streams.get(l).add(s);
                 s.start();
                 return null;
@@ -143,6 +152,7 @@ final class VideoEngine implements AutoCloseable {
         }
         sweepers.forEach(s -> s.cancel(false));
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        link.close();
     }
 
     private static <T> T await(io.netty.util.concurrent.Future<T> f) throws InterruptedException {

@@ -11,7 +11,7 @@ import org.edgelab.commandline.Converters;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.fault.FaultRules;
-import org.edgelab.units.ByteSize;
+import org.edgelab.units.DataRate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,7 +27,7 @@ import picocli.CommandLine.Model.CommandSpec;
         mixinStandardHelpOptions = true,
         description = {"Run an origin: synthetic objects at /objects/{size}/{id} whose bytes every client can verify,",
             "or the files of a directory with --files. Faults by query: ?status=503, ?reset-after=N,",
-            "?first-byte-delay=200ms, ?corrupt-at=N, ?rate=10MiB, ?chunked=true, ?cache-control=..."})
+            "?first-byte-delay=200ms, ?corrupt-at=N, ?rate=10MiB/s, ?chunked=true, ?cache-control=..."})
 public final class OriginCommand implements Callable<Integer> {
 
     @Spec
@@ -50,11 +50,11 @@ public final class OriginCommand implements Callable<Integer> {
             description = "Delay before each response's first byte (default: ${DEFAULT-VALUE}).")
     private Duration firstByteLatency;
 
-    @Option(names = "--bandwidth", paramLabel = "BYTES_PER_S", converter = Converters.Bytes.class,
-            description = "Cap each response at this many bytes per second, e.g. 100MB (default: unlimited).")
-    private Long bandwidth;
+    @Option(names = "--bandwidth", paramLabel = "RATE", converter = Converters.Rate.class,
+            description = "Cap each response at this rate, e.g. 100MB/s or 1Gbit/s (default: unlimited).")
+    private DataRate bandwidth;
 
-    @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 means Netty's default.")
+    @Option(names = "--io-threads", defaultValue = "0", description = "Event-loop threads; 0 means one per core (default: ${DEFAULT-VALUE}).")
     private int ioThreads;
 
     @Option(names = "--faults", paramLabel = "RULES",
@@ -89,7 +89,7 @@ public final class OriginCommand implements Callable<Integer> {
                 .filesRoot(files)
                 .cacheControl(cacheControl)
                 .firstByteLatency(firstByteLatency)
-                .bandwidthBytesPerSecond(bandwidth == null ? 0 : bandwidth)
+                .bandwidthBytesPerSecond(bandwidth == null ? 0 : bandwidth.wholeBytesPerSecond())
                 .ioThreads(ioThreads)
                 .faults(FaultRules.parse(faults))
                 .build());
@@ -97,7 +97,7 @@ public final class OriginCommand implements Callable<Integer> {
         out.println("edgelab origin on " + server.baseUri() + " (" + server.transport() + ")"
                 + (files == null ? " serving synthetic objects at /objects/{size}/{id}" : " serving " + files.toAbsolutePath())
                 + ", Cache-Control: " + cacheControl
-                + (bandwidth == null ? "" : ", " + ByteSize.format(bandwidth) + "/s per response")
+                + (bandwidth == null ? "" : ", " + bandwidth.formatBytes() + " per response")
                 + ", stats at /_stats");
         out.flush();
         return server;

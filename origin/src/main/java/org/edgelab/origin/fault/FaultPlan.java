@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.edgelab.units.ByteSize;
+import org.edgelab.units.DataRate;
 import org.edgelab.units.Durations;
 
 /**
@@ -88,7 +89,7 @@ public record FaultPlan(int status, long resetAfter, Duration firstByteDelay, lo
                     cacheControl = value;
                     break;
                 case "rate":
-                    rate = parseByteCount("rate", value);
+                    rate = parseRate("rate", value);
                     if (rate == 0) {
                         throw new IllegalArgumentException("rate=" + value + " must be at least 1 byte per second");
                     }
@@ -138,6 +139,14 @@ public record FaultPlan(int status, long resetAfter, Duration firstByteDelay, lo
     private static long parseByteCount(String name, String value) {
         try {
             return ByteSize.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + "=" + value + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static long parseRate(String name, String value) {
+        try {
+            return DataRate.parse(value).wholeBytesPerSecond();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(name + "=" + value + ": " + e.getMessage(), e);
         }

@@ -37,9 +37,9 @@ class OriginCommandTest {
 
     @Test
     void printsTheListeningLineAndServesVerifiableObjects() throws Exception {
-        try (OriginServer server = parse("--port", "0", "--bandwidth", "100MB").start()) {
+        try (OriginServer server = parse("--port", "0", "--bandwidth", "800Mbit/s").start()) {
             assertThat(out.toString()).startsWith("edgelab origin on " + server.baseUri() + " (")
-                    .contains("/s per response", "stats at /_stats");
+                    .contains("100 MB/s per response", "stats at /_stats");
             HttpResponse<byte[]> response = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(server.baseUri().resolve("/objects/64KiB/origin-cli")).build(),
                     HttpResponse.BodyHandlers.ofByteArray());

@@ -55,6 +55,13 @@ class FaultRulesTest {
     }
 
     @Test
+    void aRateTakesEveryUnitOfTheSharedParser() {
+        assertThat(FaultRules.parse("rate=1MiB/s").planFor(1).rateBytesPerSecond()).isEqualTo(1L << 20);
+        assertThat(FaultRules.parse("rate=80Mbit/s").planFor(1).rateBytesPerSecond()).isEqualTo(10_000_000L);
+        assertThatThrownBy(() -> FaultRules.parse("rate=100kb/s")).hasMessageContaining("rate=100kb/s").hasMessageContaining("ambiguous");
+    }
+
+    @Test
     void badRulesAreRejectedNamingTheRule() {
         assertThatThrownBy(() -> FaultRules.parse("every=0&status=503")).hasMessageContaining("every=0&status=503");
         assertThatThrownBy(() -> FaultRules.parse("every=5")).hasMessageContaining("sets no fault");

@@ -62,29 +62,44 @@ final class NginxConfig {
         String user = runningAsRoot() ? "user root root;  # the store and work folders belong to the runner's user\n" : "";
         String workers = settings.string("worker_processes", "auto");
         return """
-                # Written by EdgeLab for one cell; nginx runs in the foreground under the runner.
+                # Written by EdgeLab for one cell; nginx runs in the foreground under the runner. Lines at nginx
+                # 1.22's defaults are left out unless they were once the cause of a fault; docs/PEERS.md has the sources.
+                # one worker per core (default 1)
                 %sworker_processes %s;
+                # the runner starts, watches and stops the master itself; pid file and errors stay with the run
                 daemon off;
                 master_process on;
                 pid %s;
                 error_log stderr warn;
 
                 events {
-                    # two per proxied client connection; the file limit is inherited from the runner's JVM
+                    # two per proxied client connection (default 512); the file limit is inherited from the runner's JVM
                     worker_connections 8192;
                 }
 
                 http {
+                    # no log but the one the counters are read from (in the location below)
                     access_log off;
+                    # nothing may be written to system directories
                     client_body_temp_path %s;
                     proxy_temp_path %s;
                     fastcgi_temp_path %s;
                     uwsgi_temp_path %s;
                     scgi_temp_path %s;
+                    # bodies go from the file to the socket without a copy (default off)
                     sendfile on;
-                    tcp_nopush on;
-                    keepalive_timeout 65s;
+                    # tcp_nopush stays off (nginx's default). On Linux, tcp_nopush on corks every response that
+                    # has a file body and never turns TCP_NODELAY on for keep-alive connections afterwards
+                    # (nginx sets both only where the OS allows them together, FreeBSD and macOS). Uncorking
+                    # then leaves the last, partial segment to Nagle: it waits for the client's delayed ACK,
+                    # 40 ms or more. A proxy_cache file holds its header before the body, so the body starts
+                    # at an unaligned offset, each segment is a little under the loopback MSS and the tail
+                    # always waits: 44 ms per 100 KB hit (docs/PEERS.md). With it off, nginx sets
+                    # TCP_NODELAY (tcp_nodelay on, the default) when the connection first goes keep-alive.
+                    tcp_nopush off;
+                    # a client keeps its connection for the whole run (default 1000 requests, then it is closed)
                     keepalive_requests 1000000;
+                    # the objects are bytes (default text/plain)
                     default_type application/octet-stream;
 
                     # X-Cache and the counters use one label per response: a value starting with HIT is a hit
@@ -93,10 +108,12 @@ final class NginxConfig {
 
                     upstream origin {
                         server 127.0.0.1:%d;
+                        # idle connections to the origin kept per worker (default none: a new connection per miss)
                         keepalive 64;
                     }
                 %s
                     server {
+                        # loopback only
                         listen 127.0.0.1:%d;
                         add_header X-Cache $edgelab_cache always;
 
@@ -132,7 +149,10 @@ final class NginxConfig {
             }""";
 
     private String cachePath() {
-        return "proxy_cache_path %s levels=1:2 keys_zone=edgelab:%d max_size=%d inactive=7d use_temp_path=off;\n"
+        return "# two directory levels (the docs' example); keys in shared memory (1 MB holds about 8,000);\n"
+                + "# max_size from the build; inactive=7d: no object is dropped for being idle (default 10m);\n"
+                + "# use_temp_path=off: a miss is written in the cache directory, so storing it is a rename\n"
+                + "proxy_cache_path %s levels=1:2 keys_zone=edgelab:%d max_size=%d inactive=7d use_temp_path=off;\n"
                 .formatted(cacheDir(), settings.bytes("keys_zone", 0), settings.bytes("size", 0));
     }
 
@@ -147,13 +167,17 @@ final class NginxConfig {
                 proxy_set_header Range $slice_range;""".formatted(settings.bytes("slice", 0), settings.bytes("slice", 0));
         return """
                 location / {
+                    # the counters' source; unbuffered so that they are current when read
                     access_log %s edgelab;
                     proxy_pass http://origin;
+                    # HTTP/1.1 without "Connection: close": what upstream keepalive needs (default 1.0)
                     proxy_http_version 1.1;
                     proxy_set_header Connection "";
                     proxy_cache edgelab;
                     # concurrent misses for one object wait for the first fetch (as Varnish and EdgeLab coalesce)
                     proxy_cache_lock on;
+                    # a 50 MB fill under load takes longer than the default 5 s, after which waiters would
+                    # fetch from the origin themselves, uncached
                     proxy_cache_lock_timeout 60s;
                     proxy_cache_lock_age 60s;
                 %s
@@ -165,6 +189,7 @@ final class NginxConfig {
                 root %s;
 
                 location / {
+                    # the counters' source; unbuffered so that they are current when read
                     access_log %s edgelab;
                     try_files $uri @origin;
                 }
@@ -173,13 +198,18 @@ final class NginxConfig {
                 location @origin {
                     access_log %s edgelab;
                     proxy_pass http://origin;
+                    # HTTP/1.1 without "Connection: close": what upstream keepalive needs (default 1.0)
                     proxy_http_version 1.1;
                     proxy_set_header Connection "";
+                    # always the whole object, so that the stored file is complete; nginx cuts the range
                     proxy_set_header Range "";
                     proxy_set_header If-Range "";
+                    # answer the client's range from the whole response
                     proxy_force_ranges on;
+                    # the response becomes the file (written under proxy_temp_path, then renamed)
                     proxy_store on;
                     proxy_store_access user:rw group:r all:r;
+                    # a client that goes away does not leave the file unwritten
                     proxy_ignore_client_abort on;
                 }""".formatted(root(), accessLog(), accessLog());
     }

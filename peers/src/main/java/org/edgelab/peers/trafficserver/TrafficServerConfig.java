@@ -25,6 +25,10 @@ final class TrafficServerConfig {
     static final List<String> PLUGINS = List.of("stats_over_http.so", "header_rewrite.so");
     /** The smallest cache file accepted (Traffic Server needs room for its directory and a stripe). */
     static final long MIN_CACHE_BYTES = 64L << 20;
+    /** The hit-evacuation percentage that makes 9.2's window the whole stripe (see {@link #records}). */
+    static final int WHOLE_STRIPE_EVACUATE_PERCENT = 1600;
+    /** Bytes of cache writes Traffic Server may queue before it drops new ones (its default is 5 MB). */
+    static final long WRITE_BACKLOG_BYTES = 64L << 20;
 
     private static final List<String> UNUSED = List.of("cache.config", "hosting.config", "parent.config", "socks.config",
             "splitdns.config", "ssl_multicert.config", "volume.config", "sni.yaml", "strategies.yaml", "logging.yaml");
@@ -34,6 +38,8 @@ final class TrafficServerConfig {
     private final Path cacheDir;
     private final long cacheBytes;
     private final long ramBytes;
+    private final long ramCutoffBytes;
+    private final boolean evacuateHits;
     private final int originPort;
 
     /**
@@ -41,13 +47,18 @@ final class TrafficServerConfig {
      * @param cacheDir   the directory of the cache file
      * @param cacheBytes the cache file's size
      * @param ramBytes   RAM cache size, -1 for automatic
+     * @param ramCutoffBytes the largest object the RAM cache takes, 0 for any
+     * @param evacuateHits whether objects read since the write cursor last passed are kept (hit evacuation)
      * @param originPort the origin's loopback port
      */
-    TrafficServerConfig(Path root, Path cacheDir, long cacheBytes, long ramBytes, int originPort) {
+    TrafficServerConfig(Path root, Path cacheDir, long cacheBytes, long ramBytes, long ramCutoffBytes, boolean evacuateHits,
+            int originPort) {
         this.root = root;
         this.cacheDir = cacheDir;
         this.cacheBytes = cacheBytes;
         this.ramBytes = ramBytes;
+        this.ramCutoffBytes = ramCutoffBytes;
+        this.evacuateHits = evacuateHits;
         this.originPort = originPort;
     }
 
@@ -108,34 +119,57 @@ final class TrafficServerConfig {
 
     private String records(int port) {
         StringBuilder r = new StringBuilder("""
-                # Written by EdgeLab for one cell.
+                # Written by EdgeLab for one cell. Lines at Traffic Server 9.2's defaults are left out, except
+                # where its guide lists them as required together (read-while-writer); docs/PEERS.md has the sources.
                 # listen on loopback only
                 CONFIG proxy.config.http.server_ports STRING %d:ip-in=127.0.0.1
                 # stay the user that started it (the runner); the cell's folders belong to that user
                 CONFIG proxy.config.admin.user_id STRING #-1
-                CONFIG proxy.config.reverse_proxy.enabled INT 1
-                CONFIG proxy.config.url_remap.remap_required INT 1
-                CONFIG proxy.config.http.cache.http INT 1
-                # cache what the origin marks cacheable (its Cache-Control gives a lifetime)
-                CONFIG proxy.config.http.cache.required_headers INT 2
-                CONFIG proxy.config.http.cache.range.lookup INT 1
-                CONFIG proxy.config.http.insert_response_via_str INT 0
-                CONFIG proxy.config.cache.max_doc_size INT 0
                 # accept requests only once the cache is ready; fail to start if it cannot be opened
                 CONFIG proxy.config.http.wait_for_cache INT 2
-                CONFIG proxy.config.exec_thread.autoconfig INT 1
-                CONFIG proxy.config.exec_thread.autoconfig.scale FLOAT 1.0
+                # no access log: the counters come from stats_over_http, and writing logs is not under test
                 CONFIG proxy.config.log.logging_enabled INT 0
-                CONFIG proxy.config.http.keep_alive_no_activity_timeout_in INT 120
-                CONFIG proxy.config.http.transaction_no_activity_timeout_out INT 60
+                # the origin is on loopback: a connect that takes 5 s has failed (default 30 s)
                 CONFIG proxy.config.http.connect_attempts_timeout INT 5
-                CONFIG proxy.config.cache.ram_cache.size INT %d
+                # a 50 MB miss under load may stall longer than the default 30 s between reads
+                CONFIG proxy.config.http.transaction_no_activity_timeout_out INT 60
                 # no crash-log helper process beside the server
                 CONFIG proxy.config.crash_log_helper STRING NULL
-                # counters read by the runner are at most this old
+                # counters read by the runner are at most this old (default 5000 ms)
                 CONFIG proxy.config.raw_stat_sync_interval_ms INT %d
-                """.formatted(port, ramBytes, STATS_SYNC_MILLIS));
+
+                # Concurrent misses for one object: one origin fetch, the others read while it is written
+                # (admin guide, "Reducing Origin Server Requests": these four together; in 9.2 all four are
+                # already the defaults, stated because the guide requires them)
+                CONFIG proxy.config.cache.enable_read_while_writer INT 1
+                CONFIG proxy.config.http.background_fill_active_timeout INT 0
+                CONFIG proxy.config.http.background_fill_completed_threshold FLOAT 0.000000
+                CONFIG proxy.config.cache.max_doc_size INT 0
+                # a request arriving while the object's headers are still on their way waits up to 5 x 10 ms
+                # for the first fetch instead of going to the origin itself (the guide's example; off by default)
+                CONFIG proxy.config.http.cache.max_open_read_retries INT 5
+                CONFIG proxy.config.http.cache.open_read_retry_time INT 10
+
+                # The store is a cyclic log: the write cursor overwrites whatever lies ahead of it, popular or not.
+                # Hit evacuation copies an object that was read while in front of the cursor past it (developer
+                # guide, "Evacuation Operation"). 9.2 computes the window as this percentage of the stripe in
+                # 8 KB blocks and compares it with offsets in 512-byte blocks (Cache.cc, P_CacheVol.h
+                # within_hit_evacuate_window), so 100 covers 1/16 of the stripe and %d covers all of it: every
+                # object read since the cursor last passed is kept. Default 0.
+                CONFIG proxy.config.cache.hit_evacuate_percent INT %d
+                # Writes queued beyond this backlog (plus 4 MB) are dropped and the object is not cached
+                # (CacheWrite.cc, counted in proxy.process.cache.write.backlog.failure). The 5 MB default drops a
+                # third of the writes when 100 clients miss at once, the warm-up's own fetches included.
+                CONFIG proxy.config.cache.agg_write_backlog INT %d
+                # RAM cache in front of the store; reads from the store are O_DIRECT, so this is the only memory
+                # tier Traffic Server has (-1: about 10 MB per GB of store; performance guide, "Memory Allocation")
+                CONFIG proxy.config.cache.ram_cache.size INT %d
+                # objects up to this size may enter the RAM cache (default 4 MB; 0: no limit)
+                CONFIG proxy.config.cache.ram_cache_cutoff INT %d
+                """.formatted(port, STATS_SYNC_MILLIS, WHOLE_STRIPE_EVACUATE_PERCENT, evacuateHits ? WHOLE_STRIPE_EVACUATE_PERCENT : 0,
+                WRITE_BACKLOG_BYTES, ramBytes, ramCutoffBytes));
         if (Files.isDirectory(SYSTEM_BODY_FACTORY)) {
+            r.append("# error pages from the system's templates (the private runroot has none)\n");
             r.append("CONFIG proxy.config.body_factory.template_sets_dir STRING ").append(SYSTEM_BODY_FACTORY).append('\n');
         }
         return r.toString();

@@ -21,7 +21,9 @@ import org.edgelab.storage.api.EngineSettings.Spec;
 /**
  * The {@code trafficserver} target: {@code traffic_server} (without {@code traffic_manager}) on a loopback
  * port, mapping every path to EdgeLab's synthetic origin, with engine {@code file}: its cache in a file
- * of {@code size} bytes in directory {@code path}, and a RAM cache of {@code ram} bytes. All its
+ * of {@code size} bytes in directory {@code path}, and a RAM cache of {@code ram} bytes for objects up to
+ * {@code ram_cutoff}. Configured as its guides advise for a large-object cache (concurrent misses collapsed,
+ * hits evacuated past the write cursor unless {@code evacuate_hits} is false; docs/PEERS.md). All its
  * configuration, runtime and log files are in a private runroot in the cell's work folder, never in system
  * directories. Responses carry {@code X-Cache: HIT} (a fresh object from the cache) or {@code MISS}
  * (header_rewrite plugin); counters come from the stats_over_http plugin. Stateless and thread-safe.
@@ -34,7 +36,10 @@ public final class TrafficServerTarget implements Target {
     private static final PeerSettings SETTINGS = new PeerSettings("trafficserver", Map.of(
             "file", List.of(new Spec("size", null, "cache file size, e.g. 4GB"),
                     new Spec("path", "${store}/trafficserver", "directory of the cache file"),
-                    new Spec("ram", "", "RAM cache size; empty: Traffic Server's automatic size"))));
+                    new Spec("ram", "", "RAM cache size; empty: Traffic Server's automatic size (about 10 MB per GB of store)"),
+                    new Spec("ram_cutoff", "4MiB", "largest object the RAM cache takes; 0: any size"),
+                    new Spec("evacuate_hits", "true",
+                            "true: objects read since the write cursor last passed are copied past it (hit evacuation); false: 9.2's default"))));
 
     @Override
     public String name() {
@@ -58,6 +63,8 @@ public final class TrafficServerTarget implements Target {
         if (!settings.string("ram", "").isEmpty()) {
             PeerSettings.bytes(settings, "ram", 0);
         }
+        PeerSettings.bytes(settings, "ram_cutoff", 0);
+        PeerSettings.bool(settings, "evacuate_hits");
         return settings;
     }
 
@@ -93,7 +100,8 @@ public final class TrafficServerTarget implements Target {
             }
             String ram = settings.string("ram", "");
             TrafficServerConfig config = new TrafficServerConfig(context.workDir().resolve("trafficserver").toAbsolutePath(),
-                    cacheDir, settings.bytes("size", 0), ram.isEmpty() ? -1 : settings.bytes("ram", 0), origin.port());
+                    cacheDir, settings.bytes("size", 0), ram.isEmpty() ? -1 : settings.bytes("ram", 0), settings.bytes("ram_cutoff", 0),
+                    settings.bool("evacuate_hits", true), origin.port());
             PeerLauncher.Launched launched = PeerLauncher.launch("traffic_server", context.workDir(), context.startTimeout(),
                     "/", port -> {
                         Path runroot = config.write(port);

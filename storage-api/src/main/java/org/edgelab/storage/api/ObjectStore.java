@@ -17,7 +17,11 @@ import java.util.Optional;
  *   <li>{@link #usage()} never reports more bytes used than the capacity: a write that cannot
  *       make room fails with {@link StorageFullException} and leaves the store as it was.</li>
  *   <li>Readers of an object still being written ({@link ObjectWriter#follow()}) see bytes as
- *       they are written and never see torn data.</li>
+ *       they are written and never see torn data; after an abort they still read what was written.</li>
+ *   <li>A write the store refuses or fails mid-object ({@link StorageFullException} when there is
+ *       no room, including a full file system) is aborted and changes nothing else but what was
+ *       evicted to make room: stored objects stay readable and a full file system does not take a
+ *       disk out.</li>
  * </ul>
  * Implementations are thread-safe: any method may be called from any thread.
  */

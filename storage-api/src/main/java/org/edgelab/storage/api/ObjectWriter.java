@@ -19,7 +19,15 @@ public interface ObjectWriter extends AutoCloseable {
      * Appends the remaining bytes of {@code chunk} (consuming them). The engine copies what it
      * keeps: the caller may reuse the buffer when this returns.
      *
-     * @throws StorageFullException when the object no longer fits; the write is then aborted
+     * <p>A failure aborts the write and leaves the rest of the store as it was (but for objects
+     * evicted to make room): stored objects, the disks' state unless the disk itself failed, and
+     * what followers can read, which is every byte written before the failure. The rest of the
+     * body can then be passed through to them.
+     *
+     * @throws StorageFullException when the object no longer fits: the store's capacity is taken
+     *         by what readers and writers hold, or the file system under the store is full (which
+     *         is not a disk failure: the store keeps serving and takes writes again once there is room)
+     * @throws IOException          any other failure, for example an I/O error that takes a disk out
      */
     void write(ByteBuffer chunk) throws IOException;
 
@@ -29,14 +37,17 @@ public interface ObjectWriter extends AutoCloseable {
     /**
      * Opens a reader that follows this in-progress object: it can read every byte written so far
      * and learns of new ones through {@link StoredObject#awaitLength(long)}. It stays readable
-     * after commit; after an abort its reads and waits fail with {@link WriteAbortedException}.
+     * after commit. After an abort (by the caller or by a failed write) it still reads the bytes
+     * written before the abort; reads and waits beyond them fail with {@link WriteAbortedException}.
+     *
+     * @throws IllegalStateException once the write was committed or aborted (look the object up instead)
      */
     StoredObject follow();
 
     /**
      * Makes the object visible under its key with the given final metadata (whose length must
      * equal {@link #written()}). Durable engines make it durable before or as part of this call,
-     * as their documentation states.
+     * as their documentation states. A failure aborts the write as a failed {@link #write} does.
      *
      * @throws IllegalStateException if the writer was already committed or aborted
      */

@@ -32,8 +32,9 @@ public interface StoredObject extends AutoCloseable {
     /**
      * Completes with {@link #availableLength()} once at least {@code minLength} bytes are readable
      * or the object is complete (whichever comes first); completes exceptionally with
-     * {@link WriteAbortedException} if the write is aborted first. Completes at once when the
-     * condition already holds. Callbacks may run on the writer's thread: hand real work off.
+     * {@link WriteAbortedException} if the write is aborted before {@code minLength} bytes were
+     * readable. Completes at once when the condition already holds. Callbacks may run on the
+     * writer's thread: hand real work off.
      */
     CompletableFuture<Long> awaitLength(long minLength);
 
@@ -43,6 +44,8 @@ public interface StoredObject extends AutoCloseable {
      * when {@code position} is at or past the end of a complete object.
      *
      * @throws CorruptObjectException if the engine finds the stored bytes damaged
+     * @throws WriteAbortedException  if the write this reference follows was aborted and
+     *                                {@code position} is at or past the bytes written before it
      */
     int read(long position, ByteBuffer dst) throws IOException;
 

@@ -82,6 +82,31 @@ public final class CrashHarness {
     public static CrashRun writeAndKill(String engineName, EngineSettings settings, Duration killAfter, long commitBudget,
                                         Path workDir)
             throws IOException, InterruptedException {
+        return writeAndKill(engineName, settings, killAfter, workDir,
+                keys -> CrashRun.committedBytes(keys) >= commitBudget);
+    }
+
+    /**
+     * Like {@link #writeAndKill(String, EngineSettings, Duration, long, Path)}, but kills the child
+     * once the store has refused {@code refusals} writes with {@code StorageFullException} (the
+     * child skips them and goes on writing), or {@code timeout} after it opened the store: for a
+     * store on a full file system, where the kill should land while writes are being refused.
+     */
+    public static CrashRun writeAndKillOnceRefused(String engineName, EngineSettings settings, int refusals,
+                                                   Duration timeout, Path workDir)
+            throws IOException, InterruptedException {
+        return writeAndKill(engineName, settings, timeout, workDir, keys -> CrashRun.skippedCount(keys) >= refusals);
+    }
+
+    /** What ends a crash run before its time limit: a look at the committed-keys file. */
+    @FunctionalInterface
+    private interface StopCondition {
+        boolean reached(Path keysFile) throws IOException;
+    }
+
+    private static CrashRun writeAndKill(String engineName, EngineSettings settings, Duration killAfter, Path workDir,
+                                         StopCondition stop)
+            throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         Path keysFile = workDir.resolve(KEYS_FILE);
         Files.deleteIfExists(keysFile);
@@ -107,7 +132,7 @@ public final class CrashHarness {
             awaitReady(child, out, err);
             long started = System.nanoTime();
             long deadline = started + killAfter.toNanos();
-            while (System.nanoTime() < deadline && CrashRun.committedBytes(keysFile) < commitBudget) {
+            while (System.nanoTime() < deadline && !stop.reached(keysFile)) {
                 if (child.waitFor(Math.min(POLL_MILLIS, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)),
                         TimeUnit.MILLISECONDS)) {
                     throw new IllegalStateException("the crash child exited by itself with code " + child.exitValue()

@@ -57,6 +57,19 @@ public record CrashRun(String engineName, Path workDir, Map<String, Long> commit
         return parse("", keysFile.getParent(), keysFile, -1, Duration.ZERO).committedBytes();
     }
 
+    /** The writes a committed-keys file lists as refused by a full store so far; 0 if there is none yet. */
+    static int skippedCount(Path keysFile) throws IOException {
+        if (!Files.exists(keysFile)) {
+            return 0;
+        }
+        String text = Files.readString(keysFile, StandardCharsets.US_ASCII);
+        int count = 0;
+        for (int i = text.indexOf(" " + SKIPPED + "\n"); i >= 0; i = text.indexOf(" " + SKIPPED + "\n", i + 1)) {
+            count++;
+        }
+        return count;
+    }
+
     /** Returns the child's standard error (engine warnings, a stack trace if it failed). */
     public String childErrors() throws IOException {
         Path err = workDir.resolve(CrashHarness.CHILD_STDERR);

@@ -692,24 +692,166 @@ public abstract class ObjectStoreContract {
     }
 
     @Test
-    void followerOfAnAbortedWriteFailsWithWriteAborted() throws Exception {
+    void followerOfAnAbortedWriteReadsWhatWasWrittenAndFailsBeyondIt() throws Exception {
         ObjectStore store = store(ROOMY);
         CacheKey k = key("doomed");
         ObjectWriter w = writeUncommitted(store, k, metadata(ObjectMetadata.UNKNOWN_LENGTH), seed(k), 50_000, 10_000);
         try (StoredObject f = w.follow()) {
-            verifyRead(f, seed(k), 0, 50_000, 10_000);
+            verifyRead(f, seed(k), 0, 20_000, 10_000);
             CompletableFuture<Long> pending = f.awaitLength(1_000_000);
             w.abort();
             assertThatThrownBy(() -> pending.get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(WriteAbortedException.class);
             assertThatThrownBy(() -> f.awaitLength(1_000_000).get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(WriteAbortedException.class);
-            assertThatThrownBy(() -> f.read(0, ByteBuffer.allocate(100))).isInstanceOf(WriteAbortedException.class);
             assertThat(f.isComplete()).isFalse();
+            assertThat(f.availableLength()).as("bytes written before the abort").isEqualTo(50_000);
+            assertThat(await(f.awaitLength(50_000))).as("awaitLength within what was written").isEqualTo(50_000);
+            verifyRead(f, seed(k), 0, 50_000, 7_000);
+            assertThatThrownBy(() -> f.read(50_000, ByteBuffer.allocate(100))).isInstanceOf(WriteAbortedException.class);
+            assertThatThrownBy(w::follow).as("follow() after the abort").isInstanceOf(IllegalStateException.class);
         } finally {
             w.close();
         }
         assertThat(store.lookup(k)).isEmpty();
+    }
+
+    @Test
+    void followerOfAWriteTheStoreRefusesReadsWhatWasWrittenAndTheStoreCarriesOn() throws Exception {
+        ObjectStore store = store(SMALL);
+        CacheKey kept = key("kept");
+        put(store, kept, seed(kept), 100_000, 8192);
+        StoredObject keptReader = store.lookup(kept).orElseThrow(); // evicted or not, its reader keeps reading
+        CacheKey huge = key("refused");
+        long written;
+        ObjectWriter w = store.begin(huge, metadata(ObjectMetadata.UNKNOWN_LENGTH));
+        StoredObject f = w.follow();
+        try (keptReader) {
+            StorageFullException refused = null;
+            for (long pos = 0; pos < 4 * SMALL && refused == null; pos += 65_536) {
+                try {
+                    writeBody(w, seed(huge), pos, pos + 65_536, 65_536);
+                } catch (StorageFullException e) {
+                    refused = e;
+                }
+                checkCapacity(store, SMALL);
+            }
+            assertThat(refused).as("a write growing past the capacity is refused mid-object").isNotNull();
+            written = f.availableLength();
+            assertThat(written).as("bytes a follower can read after the refusal").isPositive();
+            verifyRead(f, seed(huge), 0, written, 50_000);
+            assertThatThrownBy(() -> f.awaitLength(written + 1).get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(WriteAbortedException.class);
+            assertThatThrownBy(() -> f.read(written, ByteBuffer.allocate(10))).isInstanceOf(WriteAbortedException.class);
+            assertThatThrownBy(() -> w.write(ByteBuffer.allocate(10))).as("writing on after the refusal")
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(w::commit).isInstanceOf(IllegalStateException.class);
+            assertThat(store.lookup(huge)).isEmpty();
+            assertFullyReadable(keptReader, seed(kept), 100_000);
+        } finally {
+            f.close();
+            w.close();
+        }
+        CacheKey next = key("next");
+        put(store, next, seed(next), 300_000, 16_384);
+        try (StoredObject o = store.lookup(next).orElseThrow()) {
+            assertFullyReadable(o, seed(next), 300_000);
+        }
+        checkCapacity(store, SMALL);
+    }
+
+    @Test
+    void followAfterCommitFailsAndEarlierFollowersOutliveRemovalAndReplacement() throws Exception {
+        ObjectStore store = store(ROOMY);
+        CacheKey k = key("outlived");
+        long s = seed(k);
+        StoredObject early;
+        try (ObjectWriter w = store.begin(k, metadata(300_000))) {
+            early = w.follow();
+            writeBody(w, s, 0, 300_000, 32_768);
+            w.commit();
+            assertThatThrownBy(w::follow).as("follow() after commit").isInstanceOf(IllegalStateException.class);
+        }
+        try (early) {
+            assertThat(early.isComplete()).isTrue();
+            assertThat(store.remove(k)).isTrue();
+            CacheKey other = key("replacement");
+            put(store, k, seed(other), 50_000, 8192);
+            assertFullyReadable(early, s, 300_000);
+        }
+        try (StoredObject o = store.lookup(k).orElseThrow()) {
+            assertFullyReadable(o, seed(key("replacement")), 50_000);
+        }
+    }
+
+    @Test
+    void followersAtTheirOwnPaceIncludingOneOpenedMidWriteSeeEveryByte() throws Exception {
+        ObjectStore store = store(ROOMY);
+        CacheKey k = key("paced");
+        long s = seed(k);
+        long size = 1_500_000;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (ObjectWriter w = store.begin(k, metadata(ObjectMetadata.UNKNOWN_LENGTH))) {
+            StoredObject first = w.follow();
+            StoredObject quitter = w.follow();
+            Future<Long> eager = pool.submit(() -> {
+                try (first) {
+                    return followToEnd(first, s);
+                }
+            });
+            writeBody(w, s, 0, size / 2, 20_000);
+            verifyRead(quitter, s, 0, 10_000, 4096);
+            quitter.close();
+            assertThatThrownBy(() -> quitter.read(0, ByteBuffer.allocate(10))).as("read after close")
+                    .isInstanceOf(IllegalStateException.class);
+            quitter.close(); // idempotent
+            StoredObject late = w.follow();
+            assertThat(late.availableLength()).as("a follower opened mid-write sees what is written").isEqualTo(size / 2);
+            Future<Long> slow = pool.submit(() -> {
+                try (late) {
+                    Thread.sleep(20);
+                    return followToEnd(late, s);
+                }
+            });
+            writeBody(w, s, size / 2, size, 70_000);
+            w.commit();
+            assertThat(eager.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo(size);
+            assertThat(slow.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo(size);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void awaitCallbacksOnTheWritersThreadMayReadAndUseTheStore() throws Exception {
+        ObjectStore store = store(ROOMY);
+        CacheKey other = key("neighbour");
+        put(store, other, seed(other), 20_000, 4096);
+        CacheKey k = key("called-back");
+        long s = seed(k);
+        try (ObjectWriter w = store.begin(k, metadata(ObjectMetadata.UNKNOWN_LENGTH));
+             StoredObject f = w.follow()) {
+            writeBody(w, s, 0, 1000, 1000);
+            assertThat(f.awaitLength(1000)).as("awaitLength of bytes already written").isDone();
+            assertThat(await(f.awaitLength(500))).isGreaterThanOrEqualTo(1000);
+            AtomicLong checked = new AtomicLong(-1);
+            CompletableFuture<Void> callback = f.awaitLength(100_000).thenAccept(available -> {
+                try {
+                    ByteBuffer b = ByteBuffer.allocate(100_000);
+                    verifyRead(f, s, 0, 100_000, 100_000);
+                    try (StoredObject o = store.lookup(other).orElseThrow()) {
+                        o.read(0, b);
+                    }
+                    checked.set(available);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            writeBody(w, s, 1000, 150_000, 49_000);
+            await(callback);
+            assertThat(checked.get()).isGreaterThanOrEqualTo(100_000);
+            w.commit();
+        }
     }
 
     // ------------------------------------------------------------------ concurrency

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.MetadataCodec;
 import org.edgelab.storage.api.ObjectMetadata;
@@ -11,22 +12,27 @@ import org.edgelab.storage.api.ObjectMetadata;
 /**
  * The on-disk layout. Chunk database: key = object id (8 bytes, big-endian) + chunk index
  * (4 bytes, big-endian), so an object's chunks sort together and in order; value = the chunk's
- * body bytes. Metadata database: key = the cache key's UTF-8 bytes, or {@code 0xFF} + SHA-256 of
- * them when longer than LMDB's key limit (UTF-8 never starts with {@code 0xFF}); value = format
- * byte, id, length, chunk size, the full key when hashed, then {@link MetadataCodec} bytes.
- * The one key {@link #TICK_KEY} is the engine's own.
+ * body bytes, then (format 2) a CRC32C of the key and those bytes (4 bytes, big-endian), which
+ * also catches a chunk of another object or index. Metadata database: key = the cache key's
+ * UTF-8 bytes, or {@code 0xFF} + SHA-256 of them when longer than LMDB's key limit (UTF-8 never
+ * starts with {@code 0xFF}); value = format byte (1: chunks without a checksum, as written
+ * before checksums; 2: with), id, length, chunk size, the full key when hashed, then
+ * {@link MetadataCodec} bytes. The one key {@link #TICK_KEY} is the engine's own.
  * Also estimates how many map bytes a value takes. Stateless and thread-safe.
  */
 final class Layout {
 
     static final int CHUNK_KEY_BYTES = 12;
+    /** The checksum after each chunk's body (format 2). */
+    static final int CHUNK_TRAILER_BYTES = 4;
     static final int MAX_META_KEY_BYTES = 480;
     /**
      * The key of the engine's own record in the metadata database (written to advance the
      * transaction id after deletions); UTF-8 keys never contain {@code 0xFE}, so it cannot clash.
      */
     static final byte[] TICK_KEY = {(byte) 0xFE};
-    private static final byte FORMAT = 1;
+    private static final byte FORMAT_UNCHECKED = 1;
+    private static final byte FORMAT = 2;
     private static final int META_FIXED = 1 + 8 + 8 + 4 + 2;
     /** LMDB page header, in front of every overflow run. */
     private static final int PAGE_HEADER = 16;
@@ -62,8 +68,29 @@ final class Layout {
         }
     }
 
-    /** A decoded metadata-database value; {@code metadata} is decoded lazily. */
-    record MetaRecord(long id, long length, int chunkSize, byte[] fullKey, ByteBuffer metadataBytes) {
+    /** Returns the CRC32C a format-2 chunk carries: of its key ({@code id}, {@code index}) and its body bytes. */
+    static int chunkCrc(long id, int index, ByteBuffer body) {
+        CRC32C crc = new CRC32C();
+        crc.update(ByteBuffer.allocate(CHUNK_KEY_BYTES).putLong(id).putInt(index).flip());
+        crc.update(body.duplicate());
+        return (int) crc.getValue();
+    }
+
+    /**
+     * Returns whether a stored chunk value (body and trailer) is intact: the trailer matches the
+     * body. {@code value} is not moved.
+     */
+    static boolean chunkIntact(long id, int index, ByteBuffer value) {
+        int bodyLength = value.remaining() - CHUNK_TRAILER_BYTES;
+        if (bodyLength < 0) {
+            return false;
+        }
+        ByteBuffer body = value.duplicate().limit(value.position() + bodyLength);
+        return chunkCrc(id, index, body) == value.getInt(value.position() + bodyLength);
+    }
+
+    /** A decoded metadata-database value; {@code metadata} is decoded lazily; {@code checksummed} for format 2. */
+    record MetaRecord(long id, long length, int chunkSize, byte[] fullKey, ByteBuffer metadataBytes, boolean checksummed) {
         ObjectMetadata metadata() throws CorruptObjectException {
             return MetadataCodec.decode(metadataBytes.duplicate());
         }
@@ -73,12 +100,12 @@ final class Layout {
         }
     }
 
-    /** Encodes a metadata value into a new direct buffer, flipped. */
+    /** Encodes a metadata value into a new direct buffer, flipped; {@code checksummed} says whether its chunks carry CRCs. */
     static ByteBuffer encodeMeta(long id, long length, int chunkSize, byte[] keyBytes, byte[] metaKey,
-                                 ObjectMetadata metadata) {
+                                 ObjectMetadata metadata, boolean checksummed) {
         byte[] fullKey = metaKey == keyBytes ? new byte[0] : keyBytes;
         ByteBuffer out = ByteBuffer.allocateDirect(META_FIXED + fullKey.length + MetadataCodec.encodedLength(metadata));
-        out.put(FORMAT).putLong(id).putLong(length).putInt(chunkSize).putShort((short) fullKey.length).put(fullKey);
+        out.put(checksummed ? FORMAT : FORMAT_UNCHECKED).putLong(id).putLong(length).putInt(chunkSize).putShort((short) fullKey.length).put(fullKey);
         MetadataCodec.encode(metadata, out);
         return out.flip();
     }
@@ -95,7 +122,7 @@ final class Layout {
             throw new CorruptObjectException("metadata record of " + in.remaining() + " bytes is too short");
         }
         byte format = in.get();
-        if (format != FORMAT) {
+        if (format != FORMAT && format != FORMAT_UNCHECKED) {
             throw new CorruptObjectException("unknown metadata record format " + format);
         }
         long id = in.getLong();
@@ -115,7 +142,7 @@ final class Layout {
             c.put(meta).flip();
             meta = c;
         }
-        return new MetaRecord(id, length, chunkSize, fullKey, meta);
+        return new MetaRecord(id, length, chunkSize, fullKey, meta, format == FORMAT);
     }
 
     /** Returns whether a decoded record belongs to {@code keyBytes} (hashed keys carry their full key). */
@@ -124,13 +151,18 @@ final class Layout {
     }
 
     /**
-     * Returns the body bytes per chunk for a requested chunk size: rounded down so that a chunk
-     * plus the overflow page header fills whole pages (256 KiB on 4 KiB pages gives 262,128
-     * bytes in exactly 64 pages instead of 262,144 bytes in 65).
+     * Returns the body bytes per chunk for a requested chunk size: rounded down so that a chunk,
+     * its checksum and the overflow page header fill whole pages (256 KiB on 4 KiB pages gives
+     * 262,124 bytes in exactly 64 pages instead of 262,144 bytes in 65).
      */
     static int payloadPerChunk(int requested, int pageSize) {
         int pages = Math.max(1, requested / pageSize);
-        return pages * pageSize - PAGE_HEADER;
+        return pages * pageSize - PAGE_HEADER - CHUNK_TRAILER_BYTES;
+    }
+
+    /** Returns the value bytes of a chunk of {@code bodyBytes}: the body and, if checksummed, its trailer. */
+    static long chunkValueBytes(long bodyBytes, boolean checksummed) {
+        return bodyBytes + (checksummed ? CHUNK_TRAILER_BYTES : 0);
     }
 
     /**
@@ -162,11 +194,11 @@ final class Layout {
         return (node + valueBytes) * 3 / 2;
     }
 
-    /** Estimates the map bytes of an object's chunks. */
-    static long chunksFootprint(long length, int chunkSize, int pageSize) {
+    /** Estimates the map bytes of an object's chunks ({@code checksummed}: each with its trailer). */
+    static long chunksFootprint(long length, int chunkSize, int pageSize, boolean checksummed) {
         long full = length / chunkSize;
         long tail = length % chunkSize;
-        long bytes = full * valueFootprint(CHUNK_KEY_BYTES, chunkSize, pageSize);
-        return tail == 0 ? bytes : bytes + valueFootprint(CHUNK_KEY_BYTES, tail, pageSize);
+        long bytes = full * valueFootprint(CHUNK_KEY_BYTES, chunkValueBytes(chunkSize, checksummed), pageSize);
+        return tail == 0 ? bytes : bytes + valueFootprint(CHUNK_KEY_BYTES, chunkValueBytes(tail, checksummed), pageSize);
     }
 }

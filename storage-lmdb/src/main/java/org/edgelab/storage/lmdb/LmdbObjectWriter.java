@@ -58,7 +58,7 @@ final class LmdbObjectWriter implements ObjectWriter {
         failIfAsyncFailed();
         while (chunk.hasRemaining()) {
             if (current == null) {
-                current = store.buffers().take();
+                current = store.buffers().take().limit(entry.chunkSize); // the rest is the checksum's
                 entry.holdUnflushed(entry.chunkCount(), current);
             }
             int n = Math.min(chunk.remaining(), current.remaining());
@@ -73,12 +73,14 @@ final class LmdbObjectWriter implements ObjectWriter {
         }
     }
 
+    /** Appends the checksum to the chunk being filled and queues it (body and checksum) for the writer thread. */
     private void flushChunk() throws IOException {
-        ByteBuffer full = current.flip();
-        int length = full.remaining();
+        int length = current.position();
         int index = entry.chunkCount();
+        int crc = Layout.chunkCrc(entry.id, index, current.duplicate().flip());
+        ByteBuffer full = current.limit(length + Layout.CHUNK_TRAILER_BYTES).putInt(length, crc).position(0);
         try {
-            charge(Layout.valueFootprint(Layout.CHUNK_KEY_BYTES, length, store.pageSize()));
+            charge(Layout.valueFootprint(Layout.CHUNK_KEY_BYTES, full.remaining(), store.pageSize()));
         } catch (StorageException e) {
             abort();
             throw e;
@@ -88,7 +90,7 @@ final class LmdbObjectWriter implements ObjectWriter {
         try {
             store.batcher().submit(new PutChunk(index, full));
         } catch (InterruptedIOException e) {
-            recycle(index, full);
+            recycleUnstored(index, full);
             abort();
             throw e;
         }
@@ -111,14 +113,11 @@ final class LmdbObjectWriter implements ObjectWriter {
 
     @Override
     public StoredObject follow() {
-        if (entry.status() == StoredEntry.Status.COMPLETE) {
-            if (!entry.tryPin()) {
-                throw new IllegalStateException("'" + entry.key + "' was committed and has since been replaced or removed");
-            }
-        } else {
-            entry.pinForFollower();
+        entry.markFollowed(); // before the check: an abort racing this keeps the buffers (see StoredEntry#abort)
+        if (state != State.OPEN || !entry.tryPin()) {
+            throw new IllegalStateException("the write of '" + entry.key + "' was already "
+                    + (entry.isComplete() ? "committed: look the object up instead" : "aborted"));
         }
-        entry.markFollowed();
         return new LmdbStoredObject(store, entry, initialMetadata);
     }
 
@@ -143,7 +142,8 @@ final class LmdbObjectWriter implements ObjectWriter {
             current = null;
         }
         byte[] metaKey = Layout.metaKey(entry.keyBytes);
-        ByteBuffer value = Layout.encodeMeta(entry.id, written, entry.chunkSize, entry.keyBytes, metaKey, finalMetadata);
+        ByteBuffer value = Layout.encodeMeta(entry.id, written, entry.chunkSize, entry.keyBytes, metaKey, finalMetadata,
+                entry.checksummed);
         try {
             charge(Layout.valueFootprint(metaKey.length, value.remaining(), store.pageSize()));
         } catch (StorageException e) {
@@ -193,10 +193,10 @@ final class LmdbObjectWriter implements ObjectWriter {
         }
         state = State.ABORTED;
         if (current != null) {
-            recycle(entry.chunkCount(), current);
+            recycleUnstored(entry.chunkCount(), current);
             current = null;
         }
-        store.writeAborted(entry, reserved);
+        store.writeAborted(entry, reserved, charged);
         reserved = 0;
         charged = 0;
     }
@@ -206,8 +206,16 @@ final class LmdbObjectWriter implements ObjectWriter {
         abort();
     }
 
+    /** A chunk committed to LMDB: its buffer goes back to the pool unless a follower may hold it. */
     private void recycle(int index, ByteBuffer buffer) {
         if (entry.forgetUnflushed(index)) {
+            store.buffers().give(buffer);
+        }
+    }
+
+    /** A chunk that never reached LMDB: followers keep reading it from its buffer, else it is recycled. */
+    private void recycleUnstored(int index, ByteBuffer buffer) {
+        if (entry.dropUnflushed(index)) {
             store.buffers().give(buffer);
         }
     }
@@ -231,6 +239,8 @@ final class LmdbObjectWriter implements ObjectWriter {
     private final class PutChunk implements WriteBatcher.Op {
         private final int index;
         private final ByteBuffer data;
+        /** Whether the last apply put the chunk; writer thread of the store only. */
+        private boolean stored;
 
         PutChunk(int index, ByteBuffer data) {
             this.index = index;
@@ -249,19 +259,24 @@ final class LmdbObjectWriter implements ObjectWriter {
 
         @Override
         public void apply(Txn<ByteBuffer> txn, WriteBatcher.Tables tables) {
-            if (asyncFailure == null && entry.status() != StoredEntry.Status.ABORTED) {
+            stored = asyncFailure == null && !entry.progress.isAborted();
+            if (stored) {
                 tables.chunks.put(txn, tables.chunkKey(entry.id, index), data.duplicate());
             }
         }
 
         @Override
         public void committed() {
-            recycle(index, data);
+            if (stored) {
+                recycle(index, data);
+            } else {
+                recycleUnstored(index, data);
+            }
         }
 
         @Override
         public void failed(StorageException e) {
-            recycle(index, data);
+            recycleUnstored(index, data);
             if (asyncFailure == null) {
                 asyncFailure = e;
             }

@@ -13,7 +13,7 @@ import org.edgelab.units.ByteSize;
  * by readers). Immutable.
  */
 record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, String policy,
-                           SyncMode sync, int batchMax) {
+                           SyncMode sync, int batchMax, VerifyMode verify) {
 
     /** The share of the map kept out of the byte budget. */
     static final double MAP_HEADROOM = 0.25;
@@ -36,7 +36,10 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
             new EngineSettings.Spec("sync", "full",
                     "full: fsync per commit; nometasync: a power cut may undo the last commit; nosync: no fsync, "
                             + "a power cut may undo recent commits or damage the file (a killed process loses nothing in any mode)"),
-            new EngineSettings.Spec("batch-max", "64", "most chunk and metadata writes committed in one transaction"));
+            new EngineSettings.Spec("batch-max", "64", "most chunk and metadata writes committed in one transaction"),
+            new EngineSettings.Spec("verify", "once",
+                    "chunk checksums: once = an object found at open is checked whole at its first lookup (a damaged"
+                            + " one is a miss); always = also every chunk a reader touches; never = not checked"));
 
     public LmdbSettings {
         if (chunkSize < MIN_CHUNK_SIZE || chunkSize > MAX_CHUNK_SIZE) {
@@ -50,9 +53,15 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
         if (capacity <= 0) {
             throw new IllegalArgumentException("engine setting 'capacity' must be positive, got " + capacity);
         }
+        java.util.Objects.requireNonNull(verify, "verify");
         if (batchMax < 1 || batchMax > 100_000) {
             throw new IllegalArgumentException("engine setting 'batch-max' must be between 1 and 100000, got " + batchMax);
         }
+    }
+
+    /** Settings with chunk checksums checked {@link VerifyMode#ONCE}. */
+    LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, String policy, SyncMode sync, int batchMax) {
+        this(path, mapSize, capacity, chunkSize, policy, sync, batchMax, VerifyMode.ONCE);
     }
 
     /** Reads and validates settings; unknown names were rejected by the registry already. */
@@ -68,7 +77,8 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
         String policy = s.string("policy", "lru");
         EvictionPolicies.registry().get(policy); // fails naming the known policies
         return new LmdbSettings(path, mapSize, capacity, (int) Math.min(chunk, Integer.MAX_VALUE), policy,
-                SyncMode.parse(s.string("sync", "full")), s.integer("batch-max", 64));
+                SyncMode.parse(s.string("sync", "full")), s.integer("batch-max", 64),
+                VerifyMode.parse(s.string("verify", "once")));
     }
 
     /** Returns the largest byte budget the map size allows. */

@@ -4,22 +4,15 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -42,13 +35,10 @@ import org.edgelab.storage.eviction.EvictionPolicies;
 import org.edgelab.storage.eviction.EvictionPolicy;
 import org.edgelab.units.ByteSize;
 import org.lmdbjava.ByteBufferProxy;
-import org.lmdbjava.Cursor;
-import org.lmdbjava.CursorIterable;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
 import org.lmdbjava.EnvFlags;
-import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.Stat;
 import org.lmdbjava.Txn;
@@ -63,8 +53,8 @@ import org.lmdbjava.Txn;
  * writes; readers never wait for it, and no read transaction outlives the call that opened it:
  * reads copy out of the map in short pooled transactions, and views lend chunks whose pages stay
  * put while the reader pins the body (see {@link #pinnedChunk}).
- * Persistence comes from LMDB's copy-on-write commits: at open, records that do not add up are
- * dropped and chunks without a committed record (a write cut short) are deleted.
+ * Persistence comes from LMDB's copy-on-write commits: at open, {@link LmdbRecovery} drops records
+ * that do not add up and deletes chunks without a committed record (a write cut short).
  * Thread-safe: any method may be called from any thread.
  */
 final class LmdbStore implements ObjectStore {
@@ -97,6 +87,8 @@ final class LmdbStore implements ObjectStore {
     private final LongAdder viewChunksLent = new LongAdder();
     /** Chunks looked up for views and copied (values small enough to live in leaf pages). */
     private final LongAdder viewChunksCopied = new LongAdder();
+    /** Objects found at open whose chunks were all checked at their first lookup. */
+    private final LongAdder verifiedObjects = new LongAdder();
     private final Object closeLock = new Object();
     private volatile boolean closed;
     /** Chunks of writes cut short (no committed record) deleted when the store opened. */
@@ -112,7 +104,7 @@ final class LmdbStore implements ObjectStore {
         this.pageSize = env.stat().pageSize;
         this.readers = new ReadTxnPool(env, MAX_READERS - 32);
         this.chunkSize = Layout.payloadPerChunk(settings.chunkSize(), pageSize);
-        this.buffers = new ChunkBufferPool(chunkSize, 2 * settings.batchMax() + 16);
+        this.buffers = new ChunkBufferPool(chunkSize + Layout.CHUNK_TRAILER_BYTES, 2 * settings.batchMax() + 16);
         this.policy = EvictionPolicies.create(settings.policy(), budget);
         long batchBytes = Math.max(settings.chunkSize(), settings.mapSize() / 16);
         WriteBatcher.SpaceMaker spaceMaker = new WriteBatcher.SpaceMaker() {
@@ -126,7 +118,7 @@ final class LmdbStore implements ObjectStore {
                 return readers.inUse() > 0;
             }
         };
-        this.batcher = new WriteBatcher(env, new WriteBatcher.Tables(metaDb, chunkDb), spaceMaker,
+        this.batcher = new WriteBatcher(env, settings.path(), new WriteBatcher.Tables(metaDb, chunkDb), spaceMaker,
                 settings.batchMax(), batchBytes, "lmdb-writer-" + settings.path().getFileName());
     }
 
@@ -201,82 +193,14 @@ final class LmdbStore implements ObjectStore {
         }
     }
 
-    /** Rebuilds the index from the metadata database and deletes what a crash or damage left behind. */
+    /** Rebuilds the index from what {@link LmdbRecovery} found, evicting down to the budget. */
     private void recover() throws StorageException {
-        Map<Long, StoredEntry> byId = new HashMap<>();
-        List<byte[]> badRecords = new ArrayList<>();
-        List<long[]> orphanChunks = new ArrayList<>();
-        Map<Long, Integer> chunksSeen = new HashMap<>();
-        Set<StoredEntry> damaged = new LinkedHashSet<>();
-        long maxId = 0;
-        try (Txn<ByteBuffer> txn = env.txnRead()) {
-            try (CursorIterable<ByteBuffer> it = metaDb.iterate(txn)) {
-                for (CursorIterable.KeyVal<ByteBuffer> kv : it) {
-                    byte[] lmdbKey = bytes(kv.key());
-                    if (Layout.isEngineKey(lmdbKey)) {
-                        continue;
-                    }
-                    try {
-                        Layout.MetaRecord r = Layout.decodeMeta(kv.val(), false);
-                        byte[] keyBytes = r.fullKey().length > 0 ? r.fullKey() : lmdbKey;
-                        CacheKey key = new CacheKey(utf8(keyBytes));
-                        long fp = Layout.chunksFootprint(r.length(), r.chunkSize(), pageSize)
-                                + Layout.valueFootprint(lmdbKey.length, kv.val().remaining(), pageSize);
-                        StoredEntry e = StoredEntry.recovered(key, keyBytes, r.id(), r.chunkSize(), r.length(), fp,
-                                this::released);
-                        if (byId.putIfAbsent(r.id(), e) != null) {
-                            throw new CorruptObjectException("two records claim object id " + r.id());
-                        }
-                        maxId = Math.max(maxId, r.id());
-                    } catch (CorruptObjectException | IllegalArgumentException e) {
-                        LOG.log(Level.WARNING, "dropping a damaged metadata record: " + e.getMessage());
-                        badRecords.add(lmdbKey);
-                    }
-                }
-            }
-            try (CursorIterable<ByteBuffer> it = chunkDb.iterate(txn)) {
-                for (CursorIterable.KeyVal<ByteBuffer> kv : it) {
-                    ByteBuffer k = kv.key();
-                    if (k.remaining() != Layout.CHUNK_KEY_BYTES) {
-                        throw new CorruptObjectException("the chunk database holds a key of " + k.remaining() + " bytes");
-                    }
-                    long id = k.getLong(k.position());
-                    int chunk = k.getInt(k.position() + 8);
-                    maxId = Math.max(maxId, id);
-                    StoredEntry e = byId.get(id);
-                    if (e == null) {
-                        orphanChunks.add(new long[] {id, chunk});
-                        continue;
-                    }
-                    int expected = chunksSeen.merge(id, 1, Integer::sum) - 1;
-                    long expectedSize = Math.min(e.chunkSize, e.readableLength() - (long) chunk * e.chunkSize);
-                    if (chunk != expected || kv.val().remaining() != expectedSize) {
-                        damaged.add(e);
-                    }
-                }
-            }
-        } catch (LmdbException e) {
-            throw LmdbErrors.translate(e, "reading " + settings.path() + " at open");
-        }
-        for (StoredEntry e : byId.values()) {
-            if (chunksSeen.getOrDefault(e.id, 0) != e.chunkCount()) {
-                damaged.add(e);
-            }
-        }
-        for (StoredEntry e : damaged) {
-            byId.remove(e.id);
-            LOG.log(Level.WARNING, "dropping '" + e.key + "': its chunks do not add up to its recorded length");
-            counters.corruptObjectsDropped.increment();
-        }
-        if (!badRecords.isEmpty() || !orphanChunks.isEmpty() || !damaged.isEmpty()) {
-            deleteAtOpen(badRecords, orphanChunks, damaged);
-        }
-        orphanChunksDeletedAtOpen = orphanChunks.size();
-        nextId.set(maxId + 1);
-        List<StoredEntry> live = new ArrayList<>(byId.values());
-        live.sort(Comparator.comparingLong(e -> e.id));
+        LmdbRecovery.Result r = new LmdbRecovery(env, metaDb, chunkDb, pageSize, settings.path(), this::released).recover();
+        counters.corruptObjectsDropped.add(r.damagedDropped());
+        orphanChunksDeletedAtOpen = r.orphanChunksDeleted();
+        nextId.set(r.maxId() + 1);
         synchronized (policyLock) {
-            for (StoredEntry e : live) {
+            for (StoredEntry e : r.live()) {
                 StoredEntry previous = index.put(e.key, e);
                 if (previous != null) {
                     // Two hashed records for one key cannot happen; keep the newer id.
@@ -293,54 +217,6 @@ final class LmdbStore implements ObjectStore {
                 }
                 evictLocked(victim);
             }
-        }
-        if (!orphanChunks.isEmpty() || !live.isEmpty()) {
-            LOG.log(Level.INFO, "opened " + settings.path() + ": " + live.size() + " objects, "
-                    + orphanChunks.size() + " chunks of unfinished writes deleted");
-        }
-    }
-
-    private void deleteAtOpen(List<byte[]> badRecords, List<long[]> orphanChunks, Set<StoredEntry> damaged)
-            throws StorageException {
-        ByteBuffer key = ByteBuffer.allocateDirect(Layout.MAX_META_KEY_BYTES);
-        try (Txn<ByteBuffer> txn = env.txnWrite()) {
-            for (byte[] k : badRecords) {
-                metaDb.delete(txn, key.clear().put(k).flip());
-            }
-            for (long[] c : orphanChunks) {
-                chunkDb.delete(txn, Layout.chunkKey(key, c[0], (int) c[1]));
-            }
-            for (StoredEntry e : damaged) {
-                metaDb.delete(txn, key.clear().put(Layout.metaKey(e.keyBytes)).flip());
-                try (Cursor<ByteBuffer> c = chunkDb.openCursor(txn)) {
-                    Layout.chunkKey(key, e.id, 0);
-                    while (c.get(key, GetOp.MDB_SET_RANGE)
-                            && c.key().getLong(c.key().position()) == e.id) {
-                        c.delete();
-                        Layout.chunkKey(key, e.id, 0);
-                    }
-                }
-            }
-            txn.commit();
-        } catch (LmdbException e) {
-            throw LmdbErrors.translate(e, "cleaning up " + settings.path() + " at open");
-        }
-    }
-
-    private static byte[] bytes(ByteBuffer b) {
-        byte[] out = new byte[b.remaining()];
-        b.duplicate().get(out);
-        return out;
-    }
-
-    private static String utf8(byte[] b) throws CorruptObjectException {
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(b)).toString();
-        } catch (CharacterCodingException e) {
-            throw new CorruptObjectException("a stored key is not UTF-8", e);
         }
     }
 
@@ -366,6 +242,9 @@ final class LmdbStore implements ObjectStore {
             if (metadata == null) {
                 try {
                     metadata = readMetadata(e);
+                } catch (CorruptObjectException ex) {
+                    e.unpin();
+                    return Optional.empty(); // its record is damaged: dropped and counted, a miss
                 } catch (IOException | RuntimeException ex) {
                     e.unpin();
                     throw ex;
@@ -379,6 +258,19 @@ final class LmdbStore implements ObjectStore {
                 // The record was just replaced and the index is about to follow: look again.
                 Thread.onSpinWait();
                 continue;
+            }
+            if (e.needsVerification() && settings.verify() != VerifyMode.NEVER) {
+                // First lookup since the store opened: check every chunk before a byte leaves, so
+                // that damage makes this lookup a miss rather than a reply cut short or wrong.
+                try {
+                    verifyAll(e);
+                } catch (IOException | RuntimeException ex) {
+                    e.unpin();
+                    if (ex instanceof CorruptObjectException) {
+                        return Optional.empty(); // dropped and counted: the caller refetches it
+                    }
+                    throw ex;
+                }
             }
             synchronized (policyLock) {
                 policy.onAccess(e);
@@ -412,17 +304,50 @@ final class LmdbStore implements ObjectStore {
         }
     }
 
-    /** Copies bytes of {@code e} from {@code position} into {@code dst} in one short read transaction. */
-    int readChunks(StoredEntry e, long position, ByteBuffer dst) throws IOException {
+    /** Checks every chunk of a pinned, committed entry in one read transaction; drops it at the first bad one. */
+    private void verifyAll(StoredEntry e) throws IOException {
+        ReadTxnPool.Slot slot = readers.acquire();
+        try {
+            for (int chunk = 0; chunk < e.chunkCount(); chunk++) {
+                ByteBuffer v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
+                checkChunk(e, chunk, v);
+            }
+        } catch (LmdbException ex) {
+            throw LmdbErrors.translate(ex, "verifying '" + e.key + "'");
+        } finally {
+            readers.release(slot);
+        }
+        e.verified();
+        verifiedObjects.increment();
+    }
+
+    /**
+     * Returns the body of a stored chunk value of the committed entry {@code e} (without its
+     * checksum), after checking it is there, of the right size and, where {@code settings.verify()}
+     * asks for it, intact; otherwise drops the entry and throws.
+     */
+    private ByteBuffer checkChunk(StoredEntry e, int chunk, ByteBuffer v) throws CorruptObjectException {
+        if (v == null) {
+            throw dropCorrupt(e, "chunk " + chunk + " is missing");
+        }
+        long body = Math.min(e.chunkSize, e.readableLength() - (long) chunk * e.chunkSize);
+        if (v.remaining() != Layout.chunkValueBytes(body, e.checksummed)) {
+            throw dropCorrupt(e, "chunk " + chunk + " holds " + v.remaining() + " bytes, expected "
+                    + Layout.chunkValueBytes(body, e.checksummed));
+        }
+        if (e.checksummed && (e.needsVerification() || settings.verify() == VerifyMode.ALWAYS)
+                && settings.verify() != VerifyMode.NEVER && !Layout.chunkIntact(e.id, chunk, v)) {
+            throw dropCorrupt(e, "chunk " + chunk + " fails its CRC32C");
+        }
+        return v.duplicate().limit(v.position() + (int) body);
+    }
+
+    /**
+     * Copies the {@code want} readable bytes of {@code e} at {@code position} into {@code dst} in
+     * one short read transaction (chunks of a write in progress come from its buffers).
+     */
+    int readChunks(StoredEntry e, long position, ByteBuffer dst, int want) throws IOException {
         long available = e.readableLength();
-        boolean complete = e.status() == StoredEntry.Status.COMPLETE;
-        if (position >= available) {
-            return complete ? -1 : 0;
-        }
-        int want = (int) Math.min(dst.remaining(), available - position);
-        if (want == 0) {
-            return 0;
-        }
         int copied = 0;
         ReadTxnPool.Slot slot = null;
         try {
@@ -437,14 +362,13 @@ final class LmdbStore implements ObjectStore {
                         slot = readers.acquire();
                     }
                     v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
-                    if (v == null) {
-                        if (e.status() == StoredEntry.Status.ABORTED) {
+                    if (!e.isComplete()) {
+                        if (v == null) {
+                            // neither committed nor buffered: the batch holding it failed, the write is failing
                             throw new WriteAbortedException(e.key);
                         }
-                        throw dropCorrupt(e, "chunk " + chunk + " is missing");
-                    }
-                    if (v.remaining() < Math.min(e.chunkSize, available - (long) chunk * e.chunkSize)) {
-                        throw dropCorrupt(e, "chunk " + chunk + " holds " + v.remaining() + " bytes, too few");
+                    } else {
+                        v = checkChunk(e, chunk, v);
                     }
                     base = v.position();
                 }
@@ -478,17 +402,18 @@ final class LmdbStore implements ObjectStore {
         ReadTxnPool.Slot slot = readers.acquire();
         try {
             ByteBuffer v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
-            if (v == null) {
-                return null;
-            }
-            if (Layout.onOverflowPages(v.remaining(), pageSize)) {
+            boolean lent = v != null && Layout.onOverflowPages(v.remaining(), pageSize);
+            ByteBuffer body = checkChunk(e, chunk, v);
+            if (lent) {
                 viewChunksLent.increment();
-                return v.slice().asReadOnlyBuffer();
+                return body.slice().asReadOnlyBuffer();
             }
-            ByteBuffer copy = ByteBuffer.allocate(v.remaining());
-            copy.put(v.duplicate()).flip();
+            ByteBuffer copy = ByteBuffer.allocate(body.remaining());
+            copy.put(body).flip();
             viewChunksCopied.increment();
             return copy.asReadOnlyBuffer();
+        } catch (CorruptObjectException ex) {
+            return null; // dropped; read() reports the damage to the caller
         } catch (LmdbException ex) {
             LOG.log(Level.WARNING, "view of '" + e.key + "' failed: " + ex);
             return null;
@@ -519,7 +444,7 @@ final class LmdbStore implements ObjectStore {
         StoredEntry entry = new StoredEntry(key, keyBytes, nextId.getAndIncrement(), chunkSize, this::released);
         LmdbObjectWriter writer = new LmdbObjectWriter(this, entry, metadata);
         if (metadata.length() != ObjectMetadata.UNKNOWN_LENGTH) {
-            writer.reserveUpFront(Layout.chunksFootprint(metadata.length(), chunkSize, pageSize)
+            writer.reserveUpFront(Layout.chunksFootprint(metadata.length(), chunkSize, pageSize, true)
                     + Layout.valueFootprint(Layout.metaKey(keyBytes).length,
                             64 + keyBytes.length + MetadataCodec.encodedLength(metadata), pageSize));
         }
@@ -597,10 +522,13 @@ final class LmdbStore implements ObjectStore {
         extra.put("pageSizeBytes", pageSize);
         extra.put("writeBatches", batcher.batches());
         extra.put("mapFullRetries", batcher.mapFullRetries());
+        extra.put("fileSystemFullRefusals", batcher.fileSystemFullRefusals());
         extra.put("readTxnsInUse", readers.inUse());
         extra.put("viewLeases", readers.mapLeases());
         extra.put("viewChunksLent", viewChunksLent.sum());
         extra.put("viewChunksCopied", viewChunksCopied.sum());
+        extra.put("verify", settings.verify().name().toLowerCase(Locale.ROOT));
+        extra.put("objectsVerifiedAtFirstLookup", verifiedObjects.sum());
         extra.put("orphanChunksDeletedAtOpen", orphanChunksDeletedAtOpen);
         extra.put("syncMode", settings.sync().name().toLowerCase(Locale.ROOT));
         if (!closed) {
@@ -716,18 +644,16 @@ final class LmdbStore implements ObjectStore {
         batcher.submitDeferred(new Drop(e, false, true, null));
     }
 
-    /** A write was aborted: give back its budget and delete the chunks it queued. */
-    void writeAborted(StoredEntry e, long reserved) {
+    /**
+     * A write was aborted: gives back the budget it reserved beyond what it used, and releases the
+     * rest with its chunks once no follower reads them (chunks still queued are never written).
+     */
+    void writeAborted(StoredEntry e, long reserved, long charged) {
         e.abort();
-        used.addAndGet(-reserved);
+        used.addAndGet(charged - reserved);
+        e.addFootprint(charged);
         counters.writesAborted.increment();
-        Drop drop = new Drop(e, false, true, null);
-        try {
-            batcher.submit(drop);
-        } catch (IOException | IllegalStateException ex) {
-            // Interrupted or closing: chunks without a record are deleted at the next open anyway.
-            batcher.submitDeferred(drop);
-        }
+        e.markRemoved();
     }
 
     /** A write committed (on the writer thread): publish it, replacing any earlier object. */
@@ -847,7 +773,7 @@ final class LmdbStore implements ObjectStore {
             ByteBuffer v = t.meta.get(txn, k);
             if (v != null && v.getLong(v.position() + 1) == entry.id) {
                 t.meta.put(txn, t.metaKey(metaKey), Layout.encodeMeta(entry.id, entry.readableLength(), entry.chunkSize,
-                        entry.keyBytes, metaKey, metadata));
+                        entry.keyBytes, metaKey, metadata, entry.checksummed));
                 updated = true;
             }
         }

@@ -3,12 +3,8 @@ package org.edgelab.storage.lmdb;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
-import org.edgelab.storage.api.StoredObject;
-import org.edgelab.storage.api.WriteAbortedException;
+import org.edgelab.storage.spi.AbstractStoredObject;
 
 /**
  * A reader's reference to an object in the LMDB store, committed or still being written. It pins
@@ -16,63 +12,28 @@ import org.edgelab.storage.api.WriteAbortedException;
  * holds a read transaction between calls: {@link #read} copies out of the map inside a short,
  * pooled one per call, and {@link #view} looks a chunk up in one and then lends the chunk's map
  * memory, which stays put while the pin is held (see {@link LmdbStore#pinnedChunk}); it holds a
- * map lease so the store does not unmap it before this reference closes. Thread-safe.
+ * map lease so the store does not unmap it before this reference closes. Thread-safe; reads do
+ * not block on the store's writer.
  */
-final class LmdbStoredObject implements StoredObject {
+final class LmdbStoredObject extends AbstractStoredObject {
 
     private final LmdbStore store;
     private final StoredEntry entry;
-    private final ObjectMetadata metadata;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    /** Whether this reference holds a map lease (from its first view until close). */
+    /** Whether this reference holds a map lease (from its first view until close); guarded by this. */
     private boolean mapLeased;
     /** The index of the chunk last looked up for a view, and that chunk (lent or copied); -1 and null before. */
     private int viewChunkIndex = -1;
     private ByteBuffer viewChunk;
 
     LmdbStoredObject(LmdbStore store, StoredEntry entry, ObjectMetadata metadata) {
+        super(entry.progress, metadata);
         this.store = store;
         this.entry = entry;
-        this.metadata = metadata;
     }
 
     @Override
-    public CacheKey key() {
-        return entry.key;
-    }
-
-    @Override
-    public ObjectMetadata metadata() {
-        return metadata;
-    }
-
-    @Override
-    public long availableLength() {
-        return entry.readableLength();
-    }
-
-    @Override
-    public boolean isComplete() {
-        return entry.status() == StoredEntry.Status.COMPLETE;
-    }
-
-    @Override
-    public CompletableFuture<Long> awaitLength(long minLength) {
-        return entry.awaitLength(minLength);
-    }
-
-    @Override
-    public int read(long position, ByteBuffer dst) throws IOException {
-        if (closed.get()) {
-            throw new IllegalStateException("the reference to '" + entry.key + "' is closed");
-        }
-        if (position < 0) {
-            throw new IllegalArgumentException("position must be >= 0, got " + position);
-        }
-        if (entry.status() == StoredEntry.Status.ABORTED) {
-            throw new WriteAbortedException(entry.key);
-        }
-        return store.readChunks(entry, position, dst);
+    protected int readAvailable(long position, ByteBuffer dst, int length) throws IOException {
+        return store.readChunks(entry, position, dst, length);
     }
 
     /**
@@ -82,10 +43,8 @@ final class LmdbStoredObject implements StoredObject {
      * pins it. Sequential views of one chunk look it up once.
      */
     @Override
-    public synchronized Optional<ByteBuffer> view(long position, int maxLength) {
-        long readable = entry.readableLength();
-        if (closed.get() || position < 0 || maxLength <= 0 || entry.status() != StoredEntry.Status.COMPLETE
-                || position >= readable) {
+    protected synchronized Optional<ByteBuffer> viewAvailable(long position, int length) {
+        if (isClosed() || !entry.isComplete()) {
             return Optional.empty();
         }
         int chunk = (int) (position / entry.chunkSize);
@@ -102,24 +61,22 @@ final class LmdbStoredObject implements StoredObject {
             // A missing or short chunk: read() reports the damage.
             return Optional.empty();
         }
-        int n = (int) Math.min(maxLength, Math.min(viewChunk.limit() - offset, readable - position));
+        int n = Math.min(length, viewChunk.limit() - offset);
         store.counters().bytesRead.add(n);
         return Optional.of(viewChunk.slice(offset, n));
     }
 
     @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            synchronized (this) {
-                viewChunk = null;
-                viewChunkIndex = -1;
-                if (mapLeased) {
-                    mapLeased = false;
-                    store.readers().releaseMap();
-                }
+    protected void release() {
+        synchronized (this) {
+            viewChunk = null;
+            viewChunkIndex = -1;
+            if (mapLeased) {
+                mapLeased = false;
+                store.readers().releaseMap();
             }
-            entry.unpin();
         }
+        entry.unpin();
     }
 
     @Override

@@ -1,46 +1,40 @@
 package org.edgelab.storage.lmdb;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
-import org.edgelab.storage.api.WriteAbortedException;
+import org.edgelab.storage.spi.WriteProgress;
 
 /**
  * One object body in the chunk database (one id), from the first chunk of its write until its
- * chunks are deleted: how much of it is committed, whether it is complete or aborted, and how many
- * readers pin it. Bodies that are removed or evicted stay in the map until the last reader
- * unpins them, then {@code onReleased} runs exactly once. Thread-safe (atomics; waiters under the
- * entry's monitor).
+ * chunks are deleted: its {@link WriteProgress} (how much is readable, whether it is complete or
+ * aborted) and how many readers pin it. Bodies that are removed, evicted or aborted stay in the map
+ * until the last reader unpins them, then {@code onReleased} runs exactly once; a follower of an
+ * aborted write keeps reading what was written, from the map or from the chunk buffers the write
+ * still held. Thread-safe (atomics and the progress's own monitor).
  */
 final class StoredEntry {
 
     private static final int REMOVED = 1 << 30;
 
-    enum Status { WRITING, COMPLETE, ABORTED }
-
     final CacheKey key;
     final byte[] keyBytes;
     final long id;
     final int chunkSize;
+    /** Whether the chunks carry a checksum trailer (format 2; objects written before checksums do not). */
+    final boolean checksummed;
     private final Consumer<StoredEntry> onReleased;
     private final AtomicInteger pinsAndRemoved = new AtomicInteger();
-    private volatile Status status;
-    private volatile long readableLength;
+    final WriteProgress progress;
     /** Map bytes charged to the budget for this body (and its metadata record once committed). */
     private volatile long footprint;
     private volatile int chunkCount;
     /** The committed metadata, kept once known (at commit, or at the first lookup after a restart). */
     private volatile ObjectMetadata metadata;
-    private final List<Waiter> waiters = new ArrayList<>();
-    private volatile boolean hasWaiters;
     /**
      * Chunks of a write in progress that are not committed yet (the one being filled included),
      * by index, so followers read every byte written so far; null once the write ended.
@@ -48,26 +42,34 @@ final class StoredEntry {
     private volatile ConcurrentHashMap<Integer, ByteBuffer> unflushed = new ConcurrentHashMap<>();
     /** Set once a follower may have seen a buffer of {@link #unflushed}: they are then never recycled. */
     private volatile boolean followed;
+    /** Whether this process knows the chunks good: it wrote them, or checked them all since the store opened. */
+    private volatile boolean verified;
 
-    private record Waiter(long minLength, CompletableFuture<Long> future) {
+    /** An entry for a write beginning now: checksummed, and trusted (this process computes its checksums). */
+    StoredEntry(CacheKey key, byte[] keyBytes, long id, int chunkSize, Consumer<StoredEntry> onReleased) {
+        this(key, keyBytes, id, chunkSize, true, onReleased, WriteProgress.writing(key));
+        this.verified = true;
     }
 
-    StoredEntry(CacheKey key, byte[] keyBytes, long id, int chunkSize, Consumer<StoredEntry> onReleased) {
+    private StoredEntry(CacheKey key, byte[] keyBytes, long id, int chunkSize, boolean checksummed,
+                        Consumer<StoredEntry> onReleased, WriteProgress progress) {
         this.key = key;
         this.keyBytes = keyBytes;
         this.id = id;
         this.chunkSize = chunkSize;
+        this.checksummed = checksummed;
         this.onReleased = onReleased;
-        this.status = Status.WRITING;
+        this.progress = progress;
     }
 
-    /** Returns an entry for a committed object found when the store opened. */
-    static StoredEntry recovered(CacheKey key, byte[] keyBytes, long id, int chunkSize, long length, long footprint,
-                                 Consumer<StoredEntry> onReleased) {
-        StoredEntry e = new StoredEntry(key, keyBytes, id, chunkSize, onReleased);
+    /** Returns an entry for a committed object found when the store opened, not verified yet. */
+    static StoredEntry recovered(CacheKey key, byte[] keyBytes, long id, int chunkSize, boolean checksummed, long length,
+                                 long footprint, Consumer<StoredEntry> onReleased) {
+        StoredEntry e = new StoredEntry(key, keyBytes, id, chunkSize, checksummed, onReleased,
+                WriteProgress.committed(key, length));
         e.footprint = footprint;
         e.unflushed = null;
-        e.complete(length);
+        e.chunkCount = Layout.chunkCount(length, chunkSize);
         return e;
     }
 
@@ -82,11 +84,6 @@ final class StoredEntry {
                 return true;
             }
         }
-    }
-
-    /** Pins the body for a follower of the write (always succeeds while the writer is open). */
-    void pinForFollower() {
-        pinsAndRemoved.incrementAndGet();
     }
 
     /** Releases a reader's pin. */
@@ -137,12 +134,22 @@ final class StoredEntry {
         }
     }
 
-    Status status() {
-        return status;
+    long readableLength() {
+        return progress.readable();
     }
 
-    long readableLength() {
-        return readableLength;
+    boolean isComplete() {
+        return progress.isCommitted();
+    }
+
+    /** Returns whether the chunks still need a check before they are served (see {@link VerifyMode#ONCE}). */
+    boolean needsVerification() {
+        return checksummed && !verified;
+    }
+
+    /** Records that every chunk was found intact. */
+    void verified() {
+        verified = true;
     }
 
     long footprint() {
@@ -163,10 +170,7 @@ final class StoredEntry {
 
     /** Records that {@code length} bytes are written (readable by followers), waking those waiting. */
     void advance(long length) {
-        readableLength = length;
-        if (hasWaiters) {
-            settle();
-        }
+        progress.advance(length);
     }
 
     /** Makes the buffer of chunk {@code index} (being filled or queued) readable by followers. */
@@ -175,8 +179,8 @@ final class StoredEntry {
     }
 
     /**
-     * Forgets an unflushed chunk (committed to LMDB, or the write ended); returns whether its
-     * buffer may be recycled, which is only when no follower could be reading it.
+     * Forgets an unflushed chunk now committed to LMDB (followers read it from there); returns
+     * whether its buffer may be recycled, which is only when no follower could be reading it.
      */
     boolean forgetUnflushed(int index) {
         Map<Integer, ByteBuffer> m = unflushed;
@@ -184,6 +188,22 @@ final class StoredEntry {
             m.remove(index);
         }
         return !followed;
+    }
+
+    /**
+     * Forgets an unflushed chunk that will never reach LMDB (its batch failed, or the write was
+     * aborted first) unless a follower may read it, which then goes on reading it from memory;
+     * returns whether its buffer may be recycled.
+     */
+    boolean dropUnflushed(int index) {
+        if (followed) {
+            return false;
+        }
+        Map<Integer, ByteBuffer> m = unflushed;
+        if (m != null) {
+            m.remove(index);
+        }
+        return true;
     }
 
     /** Returns the in-memory buffer of chunk {@code index} if it is not committed yet, else null. */
@@ -197,50 +217,26 @@ final class StoredEntry {
         followed = true;
     }
 
+    /** Returns whether a follower may have seen the write's buffers. */
+    boolean followed() {
+        return followed;
+    }
+
     /** Records that the object is complete at {@code length}. */
     void complete(long length) {
-        readableLength = length;
         chunkCount = Layout.chunkCount(length, chunkSize);
-        status = Status.COMPLETE;
         unflushed = null;
-        settle();
+        progress.commit(length);
     }
 
-    /** Records that the write was aborted: followers fail. */
+    /**
+     * Records that the write was aborted: waits for more fail. A follower keeps reading what was
+     * written, so the unflushed buffers stay while one may read them.
+     */
     void abort() {
-        status = Status.ABORTED;
-        unflushed = null;
-        settle();
-    }
-
-    /** Completes once {@code minLength} bytes are readable or the object is complete. */
-    CompletableFuture<Long> awaitLength(long minLength) {
-        CompletableFuture<Long> f = new CompletableFuture<>();
-        synchronized (this) {
-            waiters.add(new Waiter(minLength, f));
-            hasWaiters = true;
+        progress.abort();
+        if (!followed) { // read after the abort is published: a follow() racing it either throws or is seen here
+            unflushed = null;
         }
-        settle();
-        return f;
-    }
-
-    private void settle() {
-        List<Runnable> toRun = new ArrayList<>();
-        synchronized (this) {
-            Status s = status;
-            long len = readableLength;
-            for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
-                Waiter w = it.next();
-                if (s == Status.ABORTED) {
-                    toRun.add(() -> w.future.completeExceptionally(new WriteAbortedException(key)));
-                    it.remove();
-                } else if (s == Status.COMPLETE || len >= w.minLength) {
-                    toRun.add(() -> w.future.complete(len));
-                    it.remove();
-                }
-            }
-            hasWaiters = !waiters.isEmpty();
-        }
-        toRun.forEach(Runnable::run);
     }
 }

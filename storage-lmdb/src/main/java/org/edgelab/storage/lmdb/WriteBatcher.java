@@ -3,6 +3,7 @@ package org.edgelab.storage.lmdb;
 import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -22,6 +23,8 @@ import org.lmdbjava.Txn;
  * in one write transaction and commits, then tells each operation. When the map is full it asks
  * the store to evict, commits the deletions and retries; when nothing more can be evicted the
  * operations that add data fail with {@link StorageFullException} and the rest still commit.
+ * A full file system under the map (ENOSPC, or LMDB's EIO for a short write with no room left)
+ * refuses the same way, without evicting: the store stops admitting and keeps what it has.
  * Thread-safe.
  */
 final class WriteBatcher implements AutoCloseable {
@@ -119,10 +122,13 @@ final class WriteBatcher implements AutoCloseable {
     private volatile boolean stopping;
     private volatile long batches;
     private volatile long mapFullRetries;
+    private volatile long fileSystemFullRefusals;
+    private final Path dir;
 
-    WriteBatcher(Env<ByteBuffer> env, Tables tables, SpaceMaker spaceMaker, int batchMax, long batchMaxBytes,
+    WriteBatcher(Env<ByteBuffer> env, Path dir, Tables tables, SpaceMaker spaceMaker, int batchMax, long batchMaxBytes,
                  String name) {
         this.env = env;
+        this.dir = dir;
         this.tables = tables;
         this.spaceMaker = spaceMaker;
         this.batchMax = batchMax;
@@ -167,6 +173,11 @@ final class WriteBatcher implements AutoCloseable {
 
     long mapFullRetries() {
         return mapFullRetries;
+    }
+
+    /** Batches whose writes were refused because the file system under the store is full. */
+    long fileSystemFullRefusals() {
+        return fileSystemFullRefusals;
     }
 
     private void run() {
@@ -270,7 +281,23 @@ final class WriteBatcher implements AutoCloseable {
                 }
                 return;
             } catch (LmdbException e) {
-                StorageException se = LmdbErrors.translate(e, "committing a write batch");
+                StorageException se = LmdbErrors.translate(e, "committing a write batch", dir);
+                if (se instanceof StorageFullException) {
+                    // A full file system: refuse what adds bytes; deletions may still go through (they reuse pages).
+                    fileSystemFullRefusals++;
+                    List<Op> rest = new ArrayList<>();
+                    for (Op op : batch) {
+                        if (op.addedBytes() > 0) {
+                            op.failed(se);
+                        } else {
+                            rest.add(op);
+                        }
+                    }
+                    if (!rest.isEmpty()) {
+                        commitOrFail(rest);
+                    }
+                    return;
+                }
                 batch.forEach(op -> op.failed(se));
                 return;
             }
@@ -314,7 +341,7 @@ final class WriteBatcher implements AutoCloseable {
         try {
             commit(ops);
         } catch (LmdbException e) {
-            StorageException se = LmdbErrors.translate(e, "deleting");
+            StorageException se = LmdbErrors.translate(e, "deleting", dir);
             ops.forEach(op -> op.failed(se));
         }
     }

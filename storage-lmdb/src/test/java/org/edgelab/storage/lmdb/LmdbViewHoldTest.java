@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LmdbViewHoldTest {
 
-    private static final int CHUNK_PAYLOAD = 16 * 1024 - 16;
+    private static final int CHUNK_PAYLOAD = 16 * 1024 - 16 - Layout.CHUNK_TRAILER_BYTES;
     private static final int CHURN_OBJECT = 1 << 20;
     private static final int CHURN_WRITES = 24;
 
@@ -108,7 +108,7 @@ class LmdbViewHoldTest {
     void viewsKeptOpenStayByteExactWhileTheWriterReusesFreedPages() throws IOException {
         try (ObjectStore s = open(dir, "map-size", "32MiB", "chunk-size", "64KiB")) {
             CacheKey k = CacheKey.of("lingering");
-            long size = 5L * (64 * 1024 - 16) + 1_000;
+            long size = 5L * (64 * 1024 - 16 - Layout.CHUNK_TRAILER_BYTES) + 1_000;
             put(s, k, seed(k), size, 65_536);
             churn(s, 12);
             try (StoredObject o = s.lookup(k).orElseThrow()) {

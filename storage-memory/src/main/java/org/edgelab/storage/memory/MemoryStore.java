@@ -1,6 +1,5 @@
 package org.edgelab.storage.memory;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectStore;
@@ -20,8 +17,9 @@ import org.edgelab.storage.api.StoreCounters;
 import org.edgelab.storage.api.StoreStats;
 import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
-import org.edgelab.storage.api.WriteAbortedException;
 import org.edgelab.storage.eviction.EvictionPolicy;
+import org.edgelab.storage.spi.AbstractStoredObject;
+import org.edgelab.storage.spi.WriteProgress;
 import org.edgelab.units.ByteSize;
 
 /**
@@ -41,8 +39,9 @@ import org.edgelab.units.ByteSize;
  * every entry's reference count. Reads take no lock: an entry's chunks are published through
  * volatile fields before its length, and stay allocated while any reference is open. Each writer
  * has its own monitor so that an abort from another thread never frees a chunk mid-copy (lock
- * order: writer, then store). Followers wait on a per-entry monitor; their futures complete
- * outside every lock.
+ * order: writer, then store). Followers wait on the entry's {@link WriteProgress}; their futures
+ * complete outside the store lock. A follower keeps its own reference, so after an abort it still
+ * reads the bytes written before it.
  */
 public final class MemoryStore implements ObjectStore {
 
@@ -133,9 +132,9 @@ public final class MemoryStore implements ObjectStore {
             if (e == null) {
                 return false;
             }
-            if (metadata.length() != e.length) {
+            if (metadata.length() != e.progress.readable()) {
                 throw new IllegalArgumentException("updated metadata of '" + key + "' must keep its length "
-                        + e.length + ", got " + metadata.length());
+                        + e.progress.readable() + ", got " + metadata.length());
             }
             e.metadata = metadata;
             return true;
@@ -294,38 +293,33 @@ public final class MemoryStore implements ObjectStore {
             }
             index.remove(victim);
             counters.evictions.increment();
-            counters.evictedBytes.add(e.length);
+            counters.evictedBytes.add(e.progress.readable());
             release(e);
         }
         if (pinned != null) {
             for (Entry e : pinned) {
-                policy.onInsert(e.key, e.length);
+                policy.onInsert(e.key, e.progress.readable());
             }
         }
     }
 
-    private enum State { WRITING, COMMITTED, ABORTED }
-
-    /** One object version: its chunks, length and state. See the class comment for what guards what. */
+    /** One object version: its chunks and its write progress. See the class comment for what guards what. */
     private static final class Entry {
         final CacheKey key;
+        final WriteProgress progress;
         volatile ObjectMetadata metadata;
-        /** Published before {@link #length}; elements below chunkCount are set before the length covers them. */
+        /** Published before the progress covers them: elements below chunkCount are set before their bytes are readable. */
         volatile ByteBuffer[] chunks = new ByteBuffer[4];
         /** Guarded by the store lock. */
         int chunkCount;
         /** Guarded by the store lock. Starts with the writer's reference. */
         int refs = 1;
-        /** Bytes readable (monotonic while writing; final once committed). */
-        volatile long length;
-        volatile State state = State.WRITING;
-        /** Writer-thread only. */
+        /** Bytes copied in; writer-thread only. */
         long written;
-        /** Guarded by itself. */
-        private final List<Waiter> waiters = new ArrayList<>(0);
 
         Entry(CacheKey key, ObjectMetadata metadata) {
             this.key = key;
+            this.progress = WriteProgress.writing(key);
             this.metadata = metadata;
         }
 
@@ -337,58 +331,6 @@ public final class MemoryStore implements ObjectStore {
             cs[chunkCount++] = chunk;
             chunks = cs;
         }
-
-        CompletableFuture<Long> await(long minLength) {
-            synchronized (waiters) {
-                State s = state;
-                if (s == State.ABORTED) {
-                    return CompletableFuture.failedFuture(new WriteAbortedException(key));
-                }
-                long len = length;
-                if (len >= minLength || s == State.COMMITTED) {
-                    return CompletableFuture.completedFuture(len);
-                }
-                CompletableFuture<Long> f = new CompletableFuture<>();
-                waiters.add(new Waiter(minLength, f));
-                return f;
-            }
-        }
-
-        /** Completes the waiters the current length or state satisfies; call with no lock held. */
-        void signal() {
-            List<Waiter> ready = null;
-            long len;
-            State s;
-            synchronized (waiters) {
-                if (waiters.isEmpty()) {
-                    return;
-                }
-                s = state;
-                len = length;
-                for (var it = waiters.iterator(); it.hasNext(); ) {
-                    Waiter w = it.next();
-                    if (s != State.WRITING || len >= w.minLength) {
-                        if (ready == null) {
-                            ready = new ArrayList<>();
-                        }
-                        ready.add(w);
-                        it.remove();
-                    }
-                }
-            }
-            if (ready != null) {
-                for (Waiter w : ready) {
-                    if (s == State.ABORTED) {
-                        w.future.completeExceptionally(new WriteAbortedException(key));
-                    } else {
-                        w.future.complete(len);
-                    }
-                }
-            }
-        }
-    }
-
-    private record Waiter(long minLength, CompletableFuture<Long> future) {
     }
 
     /** The writer of one entry. Its monitor serializes writes with an abort from another thread. */
@@ -409,20 +351,19 @@ public final class MemoryStore implements ObjectStore {
 
         @Override
         public void write(ByteBuffer chunk) throws StorageFullException {
+            long written;
             try {
-                writeLocked(chunk);
+                written = writeLocked(chunk);
             } catch (StorageFullException | RuntimeException e) {
                 abort();
                 throw e;
             }
-            entry.signal();
+            entry.progress.advance(written); // outside the writer's monitor: followers' callbacks may run here
         }
 
-        private synchronized void writeLocked(ByteBuffer src) throws StorageFullException {
-            if (entry.state != State.WRITING) {
-                throw new IllegalStateException("the write of '" + entry.key + "' was already "
-                        + (entry.state == State.COMMITTED ? "committed" : "aborted"));
-            }
+        /** Copies {@code src} in; returns the bytes written so far. */
+        private synchronized long writeLocked(ByteBuffer src) throws StorageFullException {
+            requireWriting();
             int total = src.remaining();
             while (src.hasRemaining()) {
                 if (current == null || currentFill == chunkSize) {
@@ -434,9 +375,17 @@ public final class MemoryStore implements ObjectStore {
                 src.position(src.position() + n);
                 currentFill += n;
                 entry.written += n;
-                entry.length = entry.written;
             }
             counters.bytesWritten.add(total);
+            return entry.written;
+        }
+
+        private void requireWriting() {
+            WriteProgress.State s = entry.progress.state();
+            if (s != WriteProgress.State.WRITING) {
+                throw new IllegalStateException("the write of '" + entry.key + "' was already "
+                        + (s == WriteProgress.State.COMMITTED ? "committed" : "aborted"));
+            }
         }
 
         @Override
@@ -447,6 +396,7 @@ public final class MemoryStore implements ObjectStore {
         @Override
         public StoredObject follow() {
             synchronized (lock) {
+                requireWriting();
                 retain(entry);
             }
             return new Handle(entry, entry.metadata);
@@ -456,10 +406,7 @@ public final class MemoryStore implements ObjectStore {
         public void commit(ObjectMetadata finalMetadata) {
             Objects.requireNonNull(finalMetadata, "finalMetadata");
             synchronized (this) {
-                if (entry.state != State.WRITING) {
-                    throw new IllegalStateException("the write of '" + entry.key + "' was already "
-                            + (entry.state == State.COMMITTED ? "committed" : "aborted"));
-                }
+                requireWriting();
                 if (finalMetadata.length() != entry.written) {
                     throw new IllegalArgumentException("final metadata of '" + entry.key + "' gives length "
                             + finalMetadata.length() + " but " + entry.written + " bytes were written");
@@ -467,16 +414,20 @@ public final class MemoryStore implements ObjectStore {
                 synchronized (lock) {
                     checkOpen();
                     entry.metadata = finalMetadata;
-                    entry.state = State.COMMITTED;
-                    Entry previous = index.put(entry.key, entry);
-                    if (previous != null) {
-                        release(previous);
+                }
+                // Complete before visible: a reader that finds the entry sees its final length and state.
+                entry.progress.commit(entry.written);
+                synchronized (lock) {
+                    if (!closed) {
+                        Entry previous = index.put(entry.key, entry);
+                        if (previous != null) {
+                            release(previous);
+                        }
+                        policy.onInsert(entry.key, entry.written);
                     }
-                    policy.onInsert(entry.key, entry.written);
                 }
             }
             counters.writesCommitted.increment();
-            entry.signal();
         }
 
         @Override
@@ -487,17 +438,15 @@ public final class MemoryStore implements ObjectStore {
         @Override
         public void abort() {
             synchronized (this) {
-                if (entry.state != State.WRITING) {
+                if (!entry.progress.abort()) {
                     return;
                 }
                 synchronized (lock) {
-                    entry.state = State.ABORTED;
-                    release(entry);
+                    release(entry); // followers keep their own references to the chunks
                 }
                 current = null;
             }
             counters.writesAborted.increment();
-            entry.signal();
         }
 
         @Override
@@ -506,64 +455,24 @@ public final class MemoryStore implements ObjectStore {
         }
     }
 
-    /** A reader's reference to an entry; holds one reference count until closed. */
-    private final class Handle implements StoredObject {
+    /** A reader's reference to an entry; holds one reference count until closed. Reads take no lock. */
+    private final class Handle extends AbstractStoredObject {
         private final Entry entry;
-        private final ObjectMetadata metadata;
-        private final AtomicBoolean closedFlag = new AtomicBoolean();
 
         Handle(Entry entry, ObjectMetadata metadata) {
+            super(entry.progress, metadata);
             this.entry = entry;
-            this.metadata = metadata;
         }
 
         @Override
-        public CacheKey key() {
-            return entry.key;
-        }
-
-        @Override
-        public ObjectMetadata metadata() {
-            return metadata;
-        }
-
-        @Override
-        public long availableLength() {
-            return entry.length;
-        }
-
-        @Override
-        public boolean isComplete() {
-            return entry.state == State.COMMITTED;
-        }
-
-        @Override
-        public CompletableFuture<Long> awaitLength(long minLength) {
-            checkHandleOpen();
-            return entry.await(minLength);
-        }
-
-        @Override
-        public int read(long position, ByteBuffer dst) throws IOException {
-            checkHandleOpen();
-            if (position < 0) {
-                throw new IllegalArgumentException("position must be >= 0, got " + position);
-            }
-            State s = entry.state;
-            if (s == State.ABORTED) {
-                throw new WriteAbortedException(entry.key);
-            }
-            long len = entry.length;
-            if (position >= len) {
-                return s == State.COMMITTED ? -1 : 0;
-            }
+        protected int readAvailable(long position, ByteBuffer dst, int length) {
             ByteBuffer[] chunks = entry.chunks;
             int copied = 0;
             long pos = position;
-            while (dst.hasRemaining() && pos < len) {
+            while (copied < length) {
                 ByteBuffer chunk = chunks[(int) (pos / chunkSize)];
                 int off = (int) (pos % chunkSize);
-                int n = (int) Math.min(Math.min(dst.remaining(), chunkSize - off), len - pos);
+                int n = Math.min(length - copied, chunkSize - off);
                 dst.put(dst.position(), chunk, off, n);
                 dst.position(dst.position() + n);
                 pos += n;
@@ -574,40 +483,19 @@ public final class MemoryStore implements ObjectStore {
         }
 
         @Override
-        public Optional<ByteBuffer> view(long position, int maxLength) {
-            checkHandleOpen();
-            if (position < 0 || maxLength <= 0 || entry.state == State.ABORTED) {
-                return Optional.empty();
-            }
-            long len = entry.length;
-            if (position >= len) {
-                return Optional.empty();
-            }
+        protected Optional<ByteBuffer> viewAvailable(long position, int length) {
             ByteBuffer chunk = entry.chunks[(int) (position / chunkSize)];
             int off = (int) (position % chunkSize);
-            int n = (int) Math.min(Math.min(maxLength, chunkSize - off), len - position);
+            int n = Math.min(length, chunkSize - off);
             counters.bytesRead.add(n);
             return Optional.of(chunk.slice(off, n).asReadOnlyBuffer());
         }
 
         @Override
-        public void close() {
-            if (closedFlag.compareAndSet(false, true)) {
-                synchronized (lock) {
-                    release(entry);
-                }
+        protected void release() {
+            synchronized (lock) {
+                MemoryStore.this.release(entry);
             }
-        }
-
-        private void checkHandleOpen() {
-            if (closedFlag.get()) {
-                throw new IllegalStateException("the reference to '" + entry.key + "' is closed");
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "StoredObject[" + entry.key + ", " + entry.length + " bytes" + (isComplete() ? "" : ", writing") + "]";
         }
     }
 }

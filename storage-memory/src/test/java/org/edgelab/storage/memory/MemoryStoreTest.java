@@ -161,7 +161,9 @@ class MemoryStoreTest {
                 follower.awaitLength(1 + round * 50_000L).get(10, java.util.concurrent.TimeUnit.SECONDS);
                 w.abort();
                 writer.join();
-                assertThatThrownBy(() -> follower.read(0, ByteBuffer.allocate(10)))
+                long written = follower.availableLength();
+                StoreFixtures.verifyRead(follower, 7, 0, written, 64 * 1024);
+                assertThatThrownBy(() -> follower.read(written, ByteBuffer.allocate(10)))
                         .isInstanceOf(org.edgelab.storage.api.WriteAbortedException.class);
                 assertThat(s.usage().usedBytes()).as("the follower still pins the aborted chunks").isPositive();
                 follower.close();

@@ -11,7 +11,7 @@ import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StoredObject;
-import org.edgelab.storage.api.WriteAbortedException;
+import org.edgelab.storage.spi.WriteProgress;
 
 /**
  * Writes one object into a temporary file beside its final place: the body after a reserved
@@ -47,7 +47,7 @@ final class FileObjectWriter implements ObjectWriter {
         this.channel = channel;
         this.headerLength = headerLength;
         this.reserved = reserved;
-        this.progress = new WriteProgress(key);
+        this.progress = WriteProgress.writing(key);
     }
 
     @Override
@@ -75,11 +75,19 @@ final class FileObjectWriter implements ObjectWriter {
                 pos += channel.write(chunk, pos);
             }
         } catch (IOException | RuntimeException e) {
-            abort();
-            throw e;
+            throw failed(e);
         }
         written += n;
         progress.advance(written);
+    }
+
+    /** Aborts after a failed write or commit; returns what to throw (a full file system as StorageFullException). */
+    private IOException failed(Exception e) {
+        abort();
+        if (e instanceof RuntimeException re) {
+            throw re;
+        }
+        return store.judged((IOException) e);
     }
 
     @Override
@@ -88,21 +96,14 @@ final class FileObjectWriter implements ObjectWriter {
     }
 
     @Override
-    public StoredObject follow() {
-        if (progress.isAborted()) {
-            throw new IllegalStateException(new WriteAbortedException(key));
-        }
+    public synchronized StoredObject follow() {
         if (done) {
-            try {
-                return store.lookup(key).orElseThrow(() -> new IllegalStateException(
-                        "the write of '" + key + "' was committed and the object is gone since"));
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot open the committed object '" + key + "': " + e, e);
-            }
+            throw new IllegalStateException("the write of '" + key + "' was already "
+                    + (progress.isCommitted() ? "committed: look the object up instead" : "aborted"));
         }
         try {
             FileChannel reader = FileChannel.open(tempPath, StandardOpenOption.READ);
-            return new FollowingFileObject(key, initialMetadata, progress, reader, headerLength);
+            return new FollowingFileObject(initialMetadata, progress, reader, headerLength);
         } catch (IOException e) {
             throw new IllegalStateException("cannot follow the write of '" + key + "': " + e, e);
         }
@@ -138,11 +139,12 @@ final class FileObjectWriter implements ObjectWriter {
             channel.close();
             store.publish(this, header, tempPath);
         } catch (IOException | RuntimeException e) {
-            abort();
-            throw e;
+            throw failed(e);
         }
-        done = true;
-        progress.commit();
+        synchronized (this) {
+            done = true;
+        }
+        progress.commit(written);
         store.writerFinished(this);
         store.syncDirectory(finalPath.getParent());
     }
@@ -164,19 +166,25 @@ final class FileObjectWriter implements ObjectWriter {
             Files.deleteIfExists(newTemp);
             throw e;
         }
-        channel.close();
-        Files.deleteIfExists(tempPath);
-        channel = out;
-        tempPath = newTemp;
-        headerLength = newHeaderLength;
+        Path oldTemp = tempPath;
+        FileChannel oldChannel = channel;
+        synchronized (this) { // follow() opens tempPath with headerLength: swap both at once
+            channel = out;
+            tempPath = newTemp;
+            headerLength = newHeaderLength;
+        }
+        oldChannel.close();
+        Files.deleteIfExists(oldTemp); // followers keep reading it through their own descriptors
     }
 
     @Override
     public void abort() {
-        if (done) {
-            return;
+        synchronized (this) {
+            if (done) {
+                return;
+            }
+            done = true;
         }
-        done = true;
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.spi.WriteProgress;
 
 /**
  * What the in-memory index keeps per object file: where it is, its shape and body checksum, the
@@ -25,6 +26,8 @@ final class IndexEntry {
     final int headerLength;
     final long bodyLength;
     final int bodyCrc;
+    /** The complete progress every reader of this file shares. */
+    final WriteProgress progress;
 
     /** Open readers; guarded by the store's lock. */
     int readers;
@@ -39,6 +42,7 @@ final class IndexEntry {
         this.headerLength = headerLength;
         this.bodyLength = bodyLength;
         this.bodyCrc = bodyCrc;
+        this.progress = WriteProgress.committed(key, bodyLength);
         this.verification = verified ? VERIFIED : UNVERIFIED;
     }
 

@@ -40,6 +40,7 @@ import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
 import org.edgelab.storage.eviction.EvictionPolicies;
 import org.edgelab.storage.eviction.EvictionPolicy;
+import org.edgelab.storage.spi.FileSystemErrors;
 import org.edgelab.storage.tier.PinnableStore;
 
 /**
@@ -93,6 +94,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private volatile Throwable scanFailure;
     private volatile long rebuildMillis = -1;
     private final LongAdder probedAtOpen = new LongAdder();
+    private final LongAdder fileSystemFull = new LongAdder();
     // guarded by lock
     private long committedBytes;
     private long reservedBytes;
@@ -368,7 +370,11 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         Path finalPath = layout.pathOf(key);
         Path dir = finalPath.getParent();
         if (!knownDirectories.contains(dir)) {
-            Files.createDirectories(dir);
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw judged(e);
+            }
             knownDirectories.add(dir);
         }
         lock.lock();
@@ -386,7 +392,10 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         FileChannel channel;
         try {
             channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            unreserve(initial);
+            throw judged(e);
+        } catch (RuntimeException e) {
             unreserve(initial);
             throw e;
         }
@@ -502,6 +511,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         extra.put("indexReady", indexReady.getCount() == 0);
         extra.put("rebuildMillis", rebuildMillis);
         extra.put("probedBeforeIndexReady", probedAtOpen.sum());
+        extra.put("fileSystemFullRefusals", fileSystemFull.sum());
         if (r != null) {
             extra.put("rebuiltObjects", r.found().size());
             extra.put("tempFilesDeletedAtOpen", r.tempFilesDeleted());
@@ -655,6 +665,18 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Returns what to throw for an I/O error met writing an object: a {@code StorageFullException}
+     * when the file system is full (nothing else is wrong: stored objects stay served), else the error.
+     */
+    IOException judged(IOException e) {
+        if (e instanceof StorageFullException || !FileSystemErrors.isNoSpace(e, layout.root())) {
+            return e;
+        }
+        fileSystemFull.increment();
+        return FileSystemErrors.full("raw-files", layout.root(), e);
     }
 
     void countRead(long bytes) {

@@ -43,9 +43,27 @@ record Checkpoint(long segmentSize, long nextGeneration, long positionGeneration
         return entries.length / 3;
     }
 
-    /** Writes this checkpoint atomically into {@code dir}. */
+    /**
+     * Writes this checkpoint atomically into {@code dir}. If it cannot be written whole (a full
+     * file system, say) the temporary file is deleted and the previous checkpoint stays.
+     */
     void writeTo(Path dir) throws IOException {
         Path tmp = dir.resolve(FILE + ".tmp");
+        try {
+            writeFile(tmp);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+        Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException ignored) {
+            // some file systems cannot force a directory; the rename is still atomic
+        }
+    }
+
+    private void writeFile(Path tmp) throws IOException {
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             OutputStream raw = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
@@ -68,12 +86,6 @@ record Checkpoint(long segmentSize, long nextGeneration, long positionGeneration
             new DataOutputStream(raw).writeLong(checked.getChecksum().getValue());
             raw.flush();
             ch.force(true);
-        }
-        Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException ignored) {
-            // some file systems cannot force a directory; the rename is still atomic
         }
     }
 

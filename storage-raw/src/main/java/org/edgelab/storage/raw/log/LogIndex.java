@@ -1,6 +1,8 @@
 package org.edgelab.storage.raw.log;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntToLongFunction;
 
 /**
  * The in-memory index of {@code raw-log}: an open-addressed, linearly probed table keyed by
@@ -12,14 +14,16 @@ import java.util.Arrays;
  * guards it with its lock.
  *
  * <p>{@code location} packs the commit record's segment slot (24 bits), its offset in the slot
- * divided by 8 (37 bits) and a saturating hit counter (3 bits). {@code extent} packs how many
- * segment generations before the commit record's the object's first byte lies (16 bits) and the
- * bytes the object occupies in the log (48 bits).
+ * divided by 8 (37 bits) and a saturating hit counter (3 bits). {@code extent} packs whether this
+ * process has verified the object's body against its checksums (1 bit), how many segment
+ * generations before the commit record's the object's first byte lies (15 bits) and the bytes the
+ * object occupies in the log (48 bits).
  */
 final class LogIndex {
 
     static final int MAX_SLOTS = 1 << 24;
-    static final int MAX_SPAN = 0xffff;
+    static final int MAX_SPAN = 0x7fff;
+    private static final long VERIFIED = 1L << 63;
     private static final double MAX_LOAD = 0.8;
     private static final long EMPTY = 0;
 
@@ -27,6 +31,8 @@ final class LogIndex {
     private long[] locations;
     private long[] extents;
     private int size;
+    /** The bytes the indexed objects occupy in the log. */
+    private long liveBytes;
 
     LogIndex(int initialCapacity) {
         allocate(Math.max(16, initialCapacity));
@@ -59,7 +65,22 @@ final class LogIndex {
     }
 
     static int span(long extent) {
-        return (int) (extent >>> 48);
+        return (int) ((extent >>> 48) & MAX_SPAN);
+    }
+
+    /** Returns whether the extent word says this process verified the object's body. */
+    static boolean verified(long extent) {
+        return (extent & VERIFIED) != 0;
+    }
+
+    /** Returns the extent word with the verified flag set or cleared. */
+    static long verified(long extent, boolean verified) {
+        return verified ? extent | VERIFIED : extent & ~VERIFIED;
+    }
+
+    /** Marks the object at table position {@code pos} verified. */
+    void markVerifiedAt(int pos) {
+        extents[pos] |= VERIFIED;
     }
 
     static long storedBytes(long extent) {
@@ -106,8 +127,17 @@ final class LogIndex {
         locations[pos] = location;
     }
 
-    /** Inserts or replaces; returns the replaced entry's extent word, or -1 if there was none. */
-    long put(long hash, long location, long extent) {
+    /** Returns the bytes the indexed objects occupy in the log. */
+    long liveBytes() {
+        return liveBytes;
+    }
+
+    /** Inserts or replaces the entry of {@code hash}. */
+    void put(long hash, long location, long extent) {
+        insert(hash, location, extent, true);
+    }
+
+    private void insert(long hash, long location, long extent, boolean count) {
         if (size + 1 > hashes.length * MAX_LOAD) {
             grow();
         }
@@ -120,19 +150,89 @@ final class LogIndex {
                 locations[i] = location;
                 extents[i] = extent;
                 size++;
-                return -1;
+                if (count) {
+                    liveBytes += storedBytes(extent);
+                }
+                return;
             }
             if (at == h) {
-                long previous = extents[i];
+                if (count) {
+                    liveBytes += storedBytes(extent) - storedBytes(extents[i]);
+                }
                 locations[i] = location;
                 extents[i] = extent;
-                return previous;
+                return;
             }
         }
     }
 
+    /** Removes the entry for {@code hash}; returns whether there was one. */
+    boolean remove(long hash) {
+        int pos = find(hash);
+        if (pos < 0) {
+            return false;
+        }
+        removeAt(pos);
+        return true;
+    }
+
+    /** Removes the entry for {@code hash} if it still points at the record at {@code location}; returns whether it did. */
+    boolean removeIfAt(long hash, long location) {
+        int pos = find(hash);
+        if (pos < 0 || !sameRecord(locations[pos], location)) {
+            return false;
+        }
+        removeAt(pos);
+        return true;
+    }
+
+    /** Returns whether two location words name the same record (they may differ in their hit count). */
+    static boolean sameRecord(long a, long b) {
+        return (a >>> 3) == (b >>> 3);
+    }
+
+    /**
+     * Removes every entry whose bytes may lie in a segment of one of {@code sortedGenerations}:
+     * its commit record's generation ({@code generationOfSlot} of its slot) less its span reaches
+     * one of them. Counts each removal in {@code counter} and its bytes in {@code bytes} (if not
+     * null); returns how many were removed.
+     */
+    int removeTouching(long[] sortedGenerations, IntToLongFunction generationOfSlot, LongAdder counter, LongAdder bytes) {
+        if (sortedGenerations.length == 0) {
+            return 0;
+        }
+        LongList victims = new LongList();
+        forEach((hash, location, extent) -> {
+            long high = generationOfSlot.applyAsLong(slot(location));
+            if (touches(sortedGenerations, high - span(extent), high)) {
+                victims.add(hash);
+            }
+        });
+        for (int i = 0; i < victims.size(); i++) {
+            int pos = find(victims.get(i));
+            long stored = storedBytes(extents[pos]);
+            removeAt(pos);
+            counter.increment();
+            if (bytes != null) {
+                bytes.add(stored);
+            }
+        }
+        return victims.size();
+    }
+
+    /** Returns whether one of {@code sortedGenerations} lies in [{@code low}, {@code high}]. */
+    static boolean touches(long[] sortedGenerations, long low, long high) {
+        int i = Arrays.binarySearch(sortedGenerations, low);
+        if (i >= 0) {
+            return true;
+        }
+        int insertion = -i - 1;
+        return insertion < sortedGenerations.length && sortedGenerations[insertion] <= high;
+    }
+
     /** Removes the entry at table position {@code pos} (backward-shift deletion, no tombstones). */
     void removeAt(int pos) {
+        liveBytes -= storedBytes(extents[pos]);
         int cap = hashes.length;
         int hole = pos;
         int i = pos;
@@ -193,7 +293,7 @@ final class LogIndex {
         size = 0;
         for (int i = 0; i < oldHashes.length; i++) {
             if (oldHashes[i] != EMPTY) {
-                put(oldHashes[i], oldLocations[i], oldExtents[i]);
+                insert(oldHashes[i], oldLocations[i], oldExtents[i], false);
             }
         }
     }

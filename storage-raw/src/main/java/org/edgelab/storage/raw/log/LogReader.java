@@ -4,13 +4,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
-import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.FileSlice;
-import org.edgelab.storage.api.ObjectMetadata;
-import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.api.StoreCounters;
+import org.edgelab.storage.spi.AbstractStoredObject;
+import org.edgelab.storage.spi.WriteProgress;
 
 /**
  * A committed {@code raw-log} object opened for reading. Each extent is checked against its
@@ -18,25 +18,29 @@ import org.edgelab.storage.api.StoredObject;
  * offered as a {@link FileSlice}; a mismatch drops the object from the store and fails with
  * {@link CorruptObjectException}. Its segments stay pinned until {@link #close()}. Thread-safe.
  */
-final class LogReader implements StoredObject {
+final class LogReader extends AbstractStoredObject {
 
     private static final int VERIFY_BUFFER = 64 * 1024;
 
-    private final RawLogStore store;
     private final CommitRecord record;
-    private final long hash;
-    private final long location;
+    private final Segment[] segments;
     private final PinSet pins;
+    private final StoreCounters counters;
+    private final Consumer<String> dropCorrupt;
     private final long[] starts;
     private final boolean[] verified; // guarded by this
-    private volatile boolean closed;
 
-    LogReader(RawLogStore store, CommitRecord record, long hash, long location, PinSet pins) {
-        this.store = store;
+    /**
+     * A reader of {@code record}, whose extents lie in {@code segments} (pinned in {@code pins});
+     * {@code dropCorrupt} drops the object from the store, given why, when its bytes fail verification.
+     */
+    LogReader(CommitRecord record, Segment[] segments, PinSet pins, StoreCounters counters, Consumer<String> dropCorrupt) {
+        super(WriteProgress.committed(record.key(), record.bodyLength()), record.metadata());
         this.record = record;
-        this.hash = hash;
-        this.location = location;
+        this.segments = segments;
         this.pins = pins;
+        this.counters = counters;
+        this.dropCorrupt = dropCorrupt;
         this.starts = new long[record.extents().size()];
         long at = 0;
         for (int i = 0; i < starts.length; i++) {
@@ -47,49 +51,17 @@ final class LogReader implements StoredObject {
     }
 
     @Override
-    public CacheKey key() {
-        return record.key();
-    }
-
-    @Override
-    public ObjectMetadata metadata() {
-        return record.metadata();
-    }
-
-    @Override
-    public long availableLength() {
-        return record.bodyLength();
-    }
-
-    @Override
-    public boolean isComplete() {
-        return true;
-    }
-
-    @Override
-    public CompletableFuture<Long> awaitLength(long minLength) {
-        return CompletableFuture.completedFuture(record.bodyLength());
-    }
-
-    @Override
-    public int read(long position, ByteBuffer dst) throws IOException {
-        requireOpen();
-        if (position < 0) {
-            throw new IllegalArgumentException("position must be >= 0, got " + position);
-        }
-        if (position >= record.bodyLength()) {
-            return -1;
-        }
+    protected int readAvailable(long position, ByteBuffer dst, int length) throws IOException {
         int total = 0;
         long pos = position;
-        while (dst.hasRemaining() && pos < record.bodyLength()) {
+        while (total < length) {
             int i = extentAt(pos);
             verify(i);
             Extent e = record.extents().get(i);
             long within = pos - starts[i];
-            int n = (int) Math.min(dst.remaining(), e.length() - within);
+            int n = (int) Math.min(length - total, e.length() - within);
             ByteBuffer part = dst.slice(dst.position(), n);
-            store.read(e.slot(), part, e.offset() + within);
+            segments[i].read(part, e.offset() + within);
             if (part.hasRemaining()) {
                 throw corrupt("segment " + e.slot() + " ends inside '" + record.key() + "'");
             }
@@ -97,25 +69,29 @@ final class LogReader implements StoredObject {
             pos += n;
             total += n;
         }
-        store.counters().bytesRead.add(total);
+        counters.bytesRead.add(total);
         return total;
     }
 
     @Override
-    public Optional<FileSlice> fileSlice(long position, long maxLength) {
-        if (closed || position < 0 || position >= record.bodyLength() || maxLength <= 0) {
-            return Optional.empty();
-        }
+    protected Optional<FileSlice> fileSliceAvailable(long position, long length) {
         int i = extentAt(position);
         try {
             verify(i);
             Extent e = record.extents().get(i);
             long within = position - starts[i];
-            long n = Math.min(maxLength, e.length() - within);
-            store.counters().bytesRead.add(n);
-            return Optional.of(new FileSlice(store.channel(e.slot()), e.offset() + within, n));
+            long n = Math.min(length, e.length() - within);
+            counters.bytesRead.add(n);
+            return Optional.of(new FileSlice(segments[i].channel(), e.offset() + within, n));
         } catch (IOException e) {
             return Optional.empty(); // read() reports the failure to the caller
+        }
+    }
+
+    /** Verifies every extent now; throws {@link CorruptObjectException} (after dropping the object) at the first bad one. */
+    void verifyAll() throws IOException {
+        for (int i = 0; i < starts.length; i++) {
+            verify(i);
         }
     }
 
@@ -133,7 +109,7 @@ final class LogReader implements StoredObject {
         ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(VERIFY_BUFFER, e.length()));
         for (long done = 0; done < e.length(); ) {
             buffer.clear().limit((int) Math.min(buffer.capacity(), e.length() - done));
-            store.read(e.slot(), buffer, e.offset() + done);
+            segments[i].read(buffer, e.offset() + done);
             if (buffer.hasRemaining()) {
                 throw corrupt("segment " + e.slot() + " ends inside '" + record.key() + "'");
             }
@@ -149,21 +125,12 @@ final class LogReader implements StoredObject {
     }
 
     private CorruptObjectException corrupt(String why) {
-        store.dropCorrupt(hash, location, why);
+        dropCorrupt.accept(why);
         return new CorruptObjectException(why + "; the object was dropped");
     }
 
-    private void requireOpen() {
-        if (closed) {
-            throw new IllegalStateException("this reference to '" + record.key() + "' is closed");
-        }
-    }
-
     @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            store.release(pins);
-        }
+    protected void release() {
+        pins.release();
     }
 }

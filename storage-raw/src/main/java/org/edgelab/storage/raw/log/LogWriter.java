@@ -4,14 +4,14 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32C;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageFullException;
+import org.edgelab.storage.api.StoreCounters;
 import org.edgelab.storage.api.StoredObject;
-import org.edgelab.storage.api.WriteAbortedException;
+import org.edgelab.storage.spi.WriteProgress;
 
 /**
  * A streaming write into a {@code raw-log} store, with a running CRC32C per extent; a commit
@@ -24,39 +24,58 @@ import org.edgelab.storage.api.WriteAbortedException;
  */
 final class LogWriter implements ObjectWriter {
 
-    private enum State { OPEN, COMMITTED, ABORTED }
+    /** What a writer needs of its store: room for extents, and the commit that makes an object visible. */
+    interface Appender {
+        /** Grants up to {@code want} payload bytes in the active segment, pinning it in {@code pins}. */
+        SegmentSlots.Allocation allocate(PinSet pins, long want) throws IOException;
 
-    /** A piece of the body followers can read: file position and readable length. */
-    record Piece(int slot, long fileOffset, long length) {
+        /** Gives back the unused tail of an extent if nothing was appended after it. */
+        void trim(SegmentSlots.Allocation a, long used);
+
+        /** Appends the commit record and makes the object visible under its key. */
+        void commit(CommitRecord record, PinSet pins) throws IOException;
     }
 
-    private record Waiter(long minLength, CompletableFuture<Long> future) {
+    /** The bounds and sync mode a writer follows. */
+    record Limits(long maxObjectBytes, long maxExtentBytes, boolean syncOnCommit) {
+    }
+
+    /** A piece of the body followers can read: segment, file position and readable length. */
+    record Piece(Segment segment, long fileOffset, long length) {
     }
 
     private static final long FIRST_UNKNOWN_EXTENT = 64 * 1024;
 
-    private final RawLogStore store;
+    private final Appender log;
+    private final DirectIo direct;
+    private final StoreCounters counters;
+    private final Limits limits;
     private final CacheKey key;
     private final ObjectMetadata initial;
-    private final PinSet pins = new PinSet();
+    private final PinSet pins;
     private final CRC32C crc = new CRC32C();
     private final List<Extent> extents = new ArrayList<>(); // guarded by this
-    private final List<Waiter> waiters = new ArrayList<>(); // guarded by this
-    private RawLogStore.Allocation current; // guarded by this for followers
+    private final List<Segment> extentSegments = new ArrayList<>(); // the segment of each extent; guarded by this
+    private SegmentSlots.Allocation current; // guarded by this for followers
     private long currentFilled; // guarded by this
     private volatile long written;
-    private volatile long readable; // bytes in the file, visible to followers
+    private final WriteProgress progress; // bytes in the file, visible to followers
     private long finishedBytes; // body bytes in finished extents; guarded by this
     private ByteBuffer stage; // direct I/O only: bytes of the current extent from stageOffset
     private long stageOffset; // file offset of stage[0], block-aligned
     private int followers; // guarded by this
-    private volatile State state = State.OPEN;
     private int holders = 1; // the writer and its open followers; guarded by this
 
-    LogWriter(RawLogStore store, CacheKey key, ObjectMetadata initial) {
-        this.store = store;
+    LogWriter(Appender log, PinSet pins, DirectIo direct, StoreCounters counters, Limits limits, CacheKey key,
+              ObjectMetadata initial) {
+        this.log = log;
+        this.pins = pins;
+        this.direct = direct;
+        this.counters = counters;
+        this.limits = limits;
         this.key = key;
         this.initial = initial;
+        this.progress = WriteProgress.writing(key);
     }
 
     @Override
@@ -76,11 +95,11 @@ final class LogWriter implements ObjectWriter {
             while (chunk.hasRemaining()) {
                 if (current == null || currentFilled == current.capacity()) {
                     finishExtent();
-                    if (written + chunk.remaining() > store.maxObjectBytes()) {
+                    if (written + chunk.remaining() > limits.maxObjectBytes()) {
                         throw new StorageFullException("'" + key + "' grew past the largest object this raw-log holds ("
-                                + store.maxObjectBytes() + " bytes)");
+                                + limits.maxObjectBytes() + " bytes)");
                     }
-                    RawLogStore.Allocation a = store.allocateExtent(pins, nextExtentSize());
+                    SegmentSlots.Allocation a = log.allocate(pins, nextExtentSize());
                     synchronized (this) {
                         current = a;
                         currentFilled = 0;
@@ -89,8 +108,8 @@ final class LogWriter implements ObjectWriter {
                 int n = (int) Math.min(chunk.remaining(), current.capacity() - currentFilled);
                 ByteBuffer part = chunk.slice(chunk.position(), n);
                 crc.update(part.duplicate());
-                if (stage == null && !store.directIo()) {
-                    store.write(current.slot(), part, current.payloadOffset() + currentFilled);
+                if (stage == null && !direct.on()) {
+                    current.segment().write(part, current.payloadOffset() + currentFilled);
                 } else {
                     stageBytes(part);
                 }
@@ -99,7 +118,7 @@ final class LogWriter implements ObjectWriter {
                     currentFilled += n;
                     written += n;
                 }
-                if (store.directIo()) {
+                if (direct.on()) {
                     boolean followed;
                     synchronized (this) {
                         followed = followers > 0;
@@ -110,7 +129,7 @@ final class LogWriter implements ObjectWriter {
                 } else {
                     published(written);
                 }
-                store.counters().bytesWritten.add(n);
+                counters.bytesWritten.add(n);
             }
         } catch (IOException | RuntimeException e) {
             abort();
@@ -121,7 +140,7 @@ final class LogWriter implements ObjectWriter {
     /** Copies {@code part} into the stage, writing it out whenever it fills. */
     private synchronized void stageBytes(ByteBuffer part) throws IOException {
         if (stage == null) {
-            stage = store.borrowStage();
+            stage = direct.borrow();
             stageOffset = current.payloadOffset() + currentFilled;
         }
         while (part.hasRemaining()) {
@@ -142,7 +161,7 @@ final class LogWriter implements ObjectWriter {
         if (stage == null || stage.position() == 0) {
             return;
         }
-        int block = store.blockSize();
+        int block = direct.block();
         int data = stage.position();
         int whole = data / block * block;
         int length = padTail ? (data + block - 1) / block * block : whole;
@@ -155,7 +174,7 @@ final class LogWriter implements ObjectWriter {
             out.put((byte) 0);
         }
         out.position(0).limit(length);
-        store.writeDirect(current.slot(), out, stageOffset);
+        current.segment().writeDirect(out, stageOffset);
         long inFile = stageOffset + data - current.payloadOffset();
         int partial = data - whole;
         if (whole > 0) {
@@ -173,24 +192,18 @@ final class LogWriter implements ObjectWriter {
 
     /** Records that followers may read {@code upTo} bytes and wakes those waiting for them. */
     private void published(long upTo) {
-        List<Waiter> ready;
-        synchronized (this) {
-            readable = Math.max(readable, upTo);
-            ready = takeReady();
-        }
-        long now = readable;
-        ready.forEach(w -> w.future().complete(now));
+        progress.advance(upTo);
     }
 
     private synchronized void releaseStage() {
         if (stage != null) {
-            store.returnStage(stage);
+            direct.giveBack(stage);
             stage = null;
         }
     }
 
     private long nextExtentSize() {
-        long max = store.maxExtentBytes();
+        long max = limits.maxExtentBytes();
         long known = initial.length();
         if (known != ObjectMetadata.UNKNOWN_LENGTH && known > written) {
             return Math.min(max, known - written);
@@ -206,7 +219,7 @@ final class LogWriter implements ObjectWriter {
         if (current == null) {
             return;
         }
-        RawLogStore.Allocation a = current;
+        SegmentSlots.Allocation a = current;
         long filled = currentFilled;
         synchronized (this) {
             if (stage != null) {
@@ -215,11 +228,13 @@ final class LogWriter implements ObjectWriter {
             }
         }
         if (filled < a.capacity()) {
-            store.trimExtent(a, filled);
+            log.trim(a, filled);
         }
         synchronized (this) {
             if (filled > 0) {
-                extents.add(new Extent(a.slot(), a.generation(), a.payloadOffset(), filled, (int) crc.getValue()));
+                extents.add(new Extent(a.segment().slot, a.generation(), a.payloadOffset(), filled,
+                        (int) crc.getValue()));
+                extentSegments.add(a.segment());
             }
             finishedBytes += filled;
             current = null;
@@ -231,10 +246,7 @@ final class LogWriter implements ObjectWriter {
     @Override
     public StoredObject follow() {
         synchronized (this) {
-            if (state == State.ABORTED) {
-                return new FollowReader(this, true);
-            }
-            if (holders == 0) {
+            if (progress.state() != WriteProgress.State.WRITING || holders == 0) {
                 throw new IllegalStateException("the write of '" + key + "' has finished: look the object up instead");
             }
             holders++;
@@ -245,7 +257,7 @@ final class LogWriter implements ObjectWriter {
                 // the writer's next call fails the same way and aborts; the follower then sees the abort
             }
         }
-        return new FollowReader(this, false);
+        return new FollowReader(this);
     }
 
     @Override
@@ -263,23 +275,16 @@ final class LogWriter implements ObjectWriter {
             synchronized (this) {
                 body = List.copyOf(extents);
             }
-            store.commit(new CommitRecord(key, m, written, body), pins);
-            if (store.config().sync() == RawLogConfig.SyncMode.COMMIT) {
-                store.force(pins);
+            log.commit(new CommitRecord(key, m, written, body), pins);
+            if (limits.syncOnCommit()) {
+                pins.force();
             }
         } catch (IOException | RuntimeException e) {
             abort();
             throw e;
         }
-        List<Waiter> all;
-        synchronized (this) {
-            readable = written;
-            state = State.COMMITTED;
-            all = new ArrayList<>(waiters);
-            waiters.clear();
-        }
-        store.counters().writesCommitted.increment();
-        all.forEach(w -> w.future().complete(written));
+        progress.commit(written);
+        counters.writesCommitted.increment();
         releaseHolder();
     }
 
@@ -290,46 +295,24 @@ final class LogWriter implements ObjectWriter {
 
     @Override
     public void abort() {
-        List<Waiter> all;
-        synchronized (this) {
-            if (state != State.OPEN) {
-                return;
-            }
-            state = State.ABORTED;
-            all = new ArrayList<>(waiters);
-            waiters.clear();
+        if (!progress.abort()) {
+            return;
         }
-        store.counters().writesAborted.increment();
-        all.forEach(w -> w.future().completeExceptionally(new WriteAbortedException(key)));
+        counters.writesAborted.increment();
         releaseStage();
         releaseHolder();
     }
 
     @Override
     public void close() {
-        if (state == State.OPEN) {
-            abort();
-        }
+        abort();
     }
 
     private void requireOpen() {
-        if (state != State.OPEN) {
+        if (progress.state() != WriteProgress.State.WRITING) {
             throw new IllegalStateException("the write of '" + key + "' was already "
-                    + (state == State.COMMITTED ? "committed" : "aborted"));
+                    + (progress.isCommitted() ? "committed" : "aborted"));
         }
-        store.ensureOpen();
-    }
-
-    private List<Waiter> takeReady() {
-        List<Waiter> ready = new ArrayList<>();
-        waiters.removeIf(w -> {
-            if (w.minLength() <= readable) {
-                ready.add(w);
-                return true;
-            }
-            return false;
-        });
-        return ready;
     }
 
     // ---------------------------------------------------------------- for followers
@@ -339,8 +322,8 @@ final class LogWriter implements ObjectWriter {
     }
 
     /** Returns how many bytes have reached the file, which followers may read. */
-    long readable() {
-        return readable;
+    WriteProgress progress() {
+        return progress;
     }
 
     /** A follower closed. */
@@ -348,43 +331,22 @@ final class LogWriter implements ObjectWriter {
         followers--;
     }
 
-    boolean isCommitted() {
-        return state == State.COMMITTED;
-    }
-
-    boolean isAborted() {
-        return state == State.ABORTED;
-    }
-
-    RawLogStore store() {
-        return store;
-    }
-
-    CompletableFuture<Long> await(long minLength) {
-        synchronized (this) {
-            if (state == State.ABORTED) {
-                return CompletableFuture.failedFuture(new WriteAbortedException(key));
-            }
-            if (state == State.COMMITTED || readable >= minLength) {
-                return CompletableFuture.completedFuture(readable);
-            }
-            CompletableFuture<Long> f = new CompletableFuture<>();
-            waiters.add(new Waiter(minLength, f));
-            return f;
-        }
+    StoreCounters counters() {
+        return counters;
     }
 
     /** Returns the readable piece holding body byte {@code position}, or null if not written yet. */
     synchronized Piece locate(long position) {
         long start = 0;
-        for (Extent e : extents) {
+        for (int i = 0; i < extents.size(); i++) {
+            Extent e = extents.get(i);
             if (position < start + e.length()) {
-                return new Piece(e.slot(), e.offset() + (position - start), e.length() - (position - start));
+                return new Piece(extentSegments.get(i), e.offset() + (position - start), e.length() - (position - start));
             }
             start += e.length();
         }
         if (current != null && position < start + currentFilled) {
-            return new Piece(current.slot(), current.payloadOffset() + (position - start),
+            return new Piece(current.segment(), current.payloadOffset() + (position - start),
                     currentFilled - (position - start));
         }
         return null;
@@ -397,7 +359,7 @@ final class LogWriter implements ObjectWriter {
             last = --holders == 0;
         }
         if (last) {
-            store.release(pins);
+            pins.release();
         }
     }
 }

@@ -1,41 +1,67 @@
 package org.edgelab.storage.raw.log;
 
 import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.edgelab.storage.api.StorageException;
 
 /**
- * The segment slots one reader or writer keeps from being reclaimed, one entry per pin taken.
- * Guarded by the owning store's lock: only {@link RawLogStore} touches it.
+ * The segments one reader or writer keeps from being reclaimed, one entry per pin taken. Pins are
+ * added by {@link SegmentSlots} under the store's lock; {@link #release} and {@link #force} may be
+ * called from the holder's thread and take the lock themselves.
  */
 final class PinSet {
-    private int[] slots = new int[4];
+    private final SegmentSlots owner;
+    private Segment[] segments = new Segment[4];
     private int count;
     private boolean released;
 
-    void add(int slot) {
-        if (count == slots.length) {
-            slots = Arrays.copyOf(slots, count * 2);
+    PinSet(SegmentSlots owner) {
+        this.owner = owner;
+    }
+
+    /** Adds a pin (the slot's count is already raised); lock held. */
+    void add(Segment s) {
+        if (count == segments.length) {
+            segments = Arrays.copyOf(segments, count * 2);
         }
-        slots[count++] = slot;
+        segments[count++] = s;
     }
 
     int size() {
         return count;
     }
 
-    int get(int i) {
-        return slots[i];
+    Segment get(int i) {
+        return segments[i];
     }
 
-    boolean released() {
-        return released;
-    }
-
-    void markReleased() {
+    /** Marks the set released; false if it already was. Lock held. */
+    boolean markReleased() {
+        if (released) {
+            return false;
+        }
         released = true;
+        return true;
     }
 
-    /** Returns the distinct slots pinned. */
-    int[] distinct() {
-        return Arrays.stream(slots, 0, count).distinct().toArray();
+    /** Releases every pin; idempotent. */
+    void release() {
+        owner.release(this);
+    }
+
+    /** Forces the pinned segments to the device (sync=commit). Blocks on the disks. */
+    void force() throws StorageException {
+        Set<Segment> distinct = new LinkedHashSet<>();
+        java.util.concurrent.locks.ReentrantLock lock = owner.lock();
+        lock.lock();
+        try {
+            distinct.addAll(Arrays.asList(segments).subList(0, count));
+        } finally {
+            lock.unlock();
+        }
+        for (Segment s : distinct) {
+            s.force();
+        }
     }
 }

@@ -26,7 +26,11 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
     enum Policy {
         /** Every object of the oldest segment is evicted. */
         FIFO,
-        /** Objects of the oldest segment that were read since written are re-appended (CacheLib's reinsertion). */
+        /**
+         * The bytes in the oldest segment of objects read since they were written (or last
+         * re-appended) are re-appended first, the rest evicted (CacheLib's reinsertion): the
+         * default, so the warm set survives the log wrapping around.
+         */
         REINSERT
     }
 
@@ -56,8 +60,9 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
                     "total bytes of segment files, spread evenly over the disks (e.g. 100g)"),
             new EngineSettings.Spec("segment-size", "auto",
                     "bytes per segment file, the unit of eviction (64 KiB to 1 TiB); auto = capacity/64 within [64k, 64m]"),
-            new EngineSettings.Spec("policy", "fifo",
-                    "fifo: evict the oldest segment whole; reinsert: re-append its objects read since written"),
+            new EngineSettings.Spec("policy", "reinsert",
+                    "reinsert: re-append what the oldest segment holds of objects read since written, evict the"
+                            + " rest (keeps the warm set); fifo: evict the oldest segment whole"),
             new EngineSettings.Spec("sync", "none",
                     "commit: fsync before commit returns; interval: fsync every second; none: fsync at checkpoints only"),
             new EngineSettings.Spec("checkpoint-interval", "30s",
@@ -111,7 +116,7 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         } else {
             segment = settings.bytes("segment-size", DEFAULT_SEGMENT);
         }
-        Policy policy = choice("policy", settings.string("policy", "fifo"), Policy.class);
+        Policy policy = choice("policy", settings.string("policy", "reinsert"), Policy.class);
         SyncMode sync = choice("sync", settings.string("sync", "none"), SyncMode.class);
         long interval = millis("checkpoint-interval", settings.string("checkpoint-interval", "30s"));
         boolean directIo = settings.bool("direct-io", false);

@@ -27,12 +27,13 @@ class LogIndexTest {
             } else {
                 long location = LogIndex.location(random.nextInt(1000), random.nextInt(1 << 20) * 8L, random.nextInt(8));
                 long extent = LogIndex.extent(random.nextInt(100), random.nextInt(1 << 30));
-                long previous = index.put(hash, location, extent);
-                long[] old = model.put(hash, new long[] {location, extent});
-                assertThat(previous).isEqualTo(old == null ? -1 : old[1]);
+                index.put(hash, location, extent);
+                model.put(hash, new long[] {location, extent});
             }
         }
         assertThat(index.size()).isEqualTo(model.size());
+        assertThat(index.liveBytes()).as("live bytes against the model")
+                .isEqualTo(model.values().stream().mapToLong(v -> LogIndex.storedBytes(v[1])).sum());
         for (Map.Entry<Long, long[]> e : model.entrySet()) {
             int pos = index.find(e.getKey());
             assertThat(pos).isNotNegative();
@@ -50,6 +51,12 @@ class LogIndexTest {
         long extent = LogIndex.extent(LogIndex.MAX_SPAN, (1L << 48) - 1);
         assertThat(LogIndex.span(extent)).isEqualTo(LogIndex.MAX_SPAN);
         assertThat(LogIndex.storedBytes(extent)).isEqualTo((1L << 48) - 1);
+        assertThat(LogIndex.verified(extent)).isFalse();
+        long verified = LogIndex.verified(extent, true);
+        assertThat(LogIndex.verified(verified)).isTrue();
+        assertThat(LogIndex.span(verified)).as("the flag leaves the span alone").isEqualTo(LogIndex.MAX_SPAN);
+        assertThat(LogIndex.storedBytes(verified)).isEqualTo((1L << 48) - 1);
+        assertThat(LogIndex.verified(verified, false)).isEqualTo(extent);
     }
 
     @Test

@@ -28,7 +28,7 @@ class RawLogEngineTest {
                 EngineSettings.of("disks", dir.resolve("a").toString(), "capacity", "64m"))) {
             assertThat(store.engineName()).isEqualTo("raw-log");
             assertThat(store.usage().capacityBytes()).isEqualTo(64L << 20);
-            assertThat(store.stats().extra()).containsEntry("segmentSize", 1L << 20).containsEntry("policy", "fifo")
+            assertThat(store.stats().extra()).containsEntry("segmentSize", 1L << 20).containsEntry("policy", "reinsert")
                     .containsEntry("sync", "none");
             CacheKey k = CacheKey.of("k");
             StoreFixtures.put(store, k, TestContent.seed("k"), 1000, 1000);

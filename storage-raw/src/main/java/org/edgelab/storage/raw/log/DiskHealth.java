@@ -1,0 +1,151 @@
+package org.edgelab.storage.raw.log;
+
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import org.edgelab.storage.api.StorageException;
+import org.edgelab.storage.spi.FileSystemErrors;
+
+/**
+ * The health of a {@code raw-log}'s disks, and the one place its I/O errors are judged (Kafka's
+ * {@code LogDirFailureChannel} plays this part there). A full file system is a refusal: the disk
+ * stays ONLINE, the write fails with a {@code StorageFullException} and the store keeps serving.
+ * Any other I/O error marks the disk FAILING, and the store's {@link Listener} takes it out (its
+ * objects become misses); once no reader pins it, it is OFFLINE.
+ *
+ * <p>Thread-safety: states are guarded by the store's lock, which {@link #failure} takes; the
+ * listener runs with that lock held. No method blocks but on the lock.
+ */
+final class DiskHealth {
+
+    private static final System.Logger LOG = System.getLogger(DiskHealth.class.getName());
+
+    /** What the store does when a disk fails. */
+    interface Listener {
+        /** Takes disk {@code disk} out of service; called once per disk, with the store's lock held. */
+        void diskFailed(int disk);
+    }
+
+    private final ReentrantLock lock;
+    private final Path[] dirs;
+    private final DiskState[] states;
+    private final String[] reasons;
+    private final LongAdder fullRefusals = new LongAdder();
+    private Listener listener = disk -> { };
+    private volatile boolean closing;
+
+    DiskHealth(List<Path> dirs, ReentrantLock lock) {
+        this.lock = lock;
+        this.dirs = dirs.toArray(new Path[0]);
+        this.states = new DiskState[this.dirs.length];
+        this.reasons = new String[this.dirs.length];
+        java.util.Arrays.fill(states, DiskState.ONLINE);
+    }
+
+    void listener(Listener l) {
+        this.listener = l;
+    }
+
+    int count() {
+        return dirs.length;
+    }
+
+    Path dir(int disk) {
+        return dirs[disk];
+    }
+
+    DiskState state(int disk) {
+        return states[disk];
+    }
+
+    boolean online(int disk) {
+        return states[disk] == DiskState.ONLINE;
+    }
+
+    boolean anyOnline() {
+        for (DiskState s : states) {
+            if (s == DiskState.ONLINE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Records that a disk could not be opened: it is OFFLINE from the start. */
+    void offlineAtOpen(int disk, IOException cause) {
+        states[disk] = DiskState.OFFLINE;
+        reasons[disk] = "could not be opened: " + cause;
+        LOG.log(System.Logger.Level.WARNING, "raw-log disk " + dirs[disk] + " is OFFLINE: " + cause);
+    }
+
+    /** Records that a failed disk's files are closed: it is OFFLINE now. */
+    void retired(int disk) {
+        states[disk] = DiskState.OFFLINE;
+    }
+
+    /** The store is closing: errors from channels it closes are not disk failures. */
+    void closing() {
+        closing = true;
+    }
+
+    /**
+     * Judges an I/O error met on disk {@code disk} and returns what to throw: a full file system
+     * gives a {@code StorageFullException} (the disk stays ONLINE); any other error marks the disk
+     * FAILING and takes it out through the listener.
+     */
+    StorageException failure(int disk, IOException e) {
+        if (e instanceof StorageException se) {
+            return se;
+        }
+        if (closing && e instanceof ClosedChannelException) {
+            return new StorageException("raw-log is closed", e);
+        }
+        if (FileSystemErrors.isNoSpace(e, dirs[disk])) {
+            fullRefusals.increment();
+            return FileSystemErrors.full("raw-log disk " + disk, dirs[disk], e);
+        }
+        failed(disk, e);
+        return new StorageException("I/O error on raw-log disk " + dirs[disk] + ": " + e, e);
+    }
+
+    /** Marks the disk FAILING (once) and lets the listener take it out. */
+    void failed(int disk, IOException cause) {
+        lock.lock();
+        try {
+            if (states[disk] != DiskState.ONLINE || closing) {
+                return;
+            }
+            states[disk] = DiskState.FAILING;
+            reasons[disk] = String.valueOf(cause);
+            LOG.log(System.Logger.Level.ERROR, "raw-log disk " + dirs[disk] + " is FAILING and taken out: " + cause);
+            listener.diskFailed(disk);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Returns "dir=STATE, ..." for error messages. */
+    String summary() {
+        StringBuilder b = new StringBuilder();
+        for (int d = 0; d < dirs.length; d++) {
+            b.append(d == 0 ? "" : ", ").append(dirs[d]).append('=').append(states[d]);
+        }
+        return b.toString();
+    }
+
+    /** Adds each disk's path, state and reason, and the full-file-system refusals, to a stats map (lock held). */
+    void describe(Map<String, Object> extra) {
+        for (int d = 0; d < dirs.length; d++) {
+            extra.put("disk." + d + ".path", dirs[d].toString());
+            extra.put("disk." + d + ".state", states[d].name());
+            if (reasons[d] != null) {
+                extra.put("disk." + d + ".reason", reasons[d]);
+            }
+        }
+        extra.put("fileSystemFullRefusals", fullRefusals.sum());
+    }
+}

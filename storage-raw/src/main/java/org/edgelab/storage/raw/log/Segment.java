@@ -1,0 +1,249 @@
+package org.edgelab.storage.raw.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import org.edgelab.storage.api.CorruptObjectException;
+import org.edgelab.storage.api.StorageException;
+
+/**
+ * One segment slot: its file on one disk, its {@link SlotState}, the generation it was last
+ * activated with, and how many readers and writers pin it (a pinned slot is never reclaimed).
+ * File I/O goes through here, and every I/O error is judged once by {@link DiskHealth}: a full
+ * file system is a refusal, anything else takes the disk out.
+ *
+ * <p>Thread-safety: state, generation and pins are guarded by the store's lock; the I/O methods
+ * take no lock and may be called from any thread (they block on the file).
+ */
+final class Segment {
+
+    final int slot;
+    final int disk;
+    final long size;
+    private final DiskHealth disks;
+    private volatile FileChannel channel;
+    /** O_DIRECT write channel, null unless direct I/O is on. */
+    private volatile FileChannel direct;
+    /** Written since last forced; racy by design, set before the write. */
+    private volatile boolean dirty;
+    private SlotState state = SlotState.FREE;
+    private long generation;
+    private int pins;
+
+    Segment(int slot, int disk, long size, DiskHealth disks) {
+        this.slot = slot;
+        this.disk = disk;
+        this.size = size;
+        this.disks = disks;
+    }
+
+    /** The file name of slot {@code slot}: zero-padded, so that {@code ls} sorts slots. */
+    static String fileName(int slot) {
+        return String.format("%08d.seg", slot);
+    }
+
+    // ---------------------------------------------------------------- state (store lock held)
+
+    SlotState state() {
+        return state;
+    }
+
+    long generation() {
+        return generation;
+    }
+
+    /** Returns whether this slot still holds what was written into it with {@code g}. */
+    boolean holds(long g) {
+        return state != SlotState.DEAD && generation == g;
+    }
+
+    void recovered(long g) {
+        generation = g;
+    }
+
+    void activate(long g) {
+        generation = g;
+        state = SlotState.ACTIVE;
+    }
+
+    void seal() {
+        state = SlotState.SEALED;
+    }
+
+    void free() {
+        state = SlotState.FREE;
+    }
+
+    void kill() {
+        state = SlotState.DEAD;
+    }
+
+    boolean isPinned() {
+        return pins > 0;
+    }
+
+    void pin() {
+        pins++;
+    }
+
+    void unpin() {
+        pins--;
+    }
+
+    // ---------------------------------------------------------------- files
+
+    void open(FileChannel ch) {
+        channel = ch;
+    }
+
+    void openDirect(FileChannel ch) {
+        direct = ch;
+    }
+
+    boolean hasDirect() {
+        return direct != null;
+    }
+
+    /** Returns the open channel, for zero-copy slices; fails once the disk is out. */
+    FileChannel channel() throws StorageException {
+        FileChannel ch = channel;
+        if (ch == null) {
+            throw closedError();
+        }
+        return ch;
+    }
+
+    private StorageException closedError() {
+        return new StorageException("segment " + slot + " is on disk " + disks.dir(disk) + " which is "
+                + disks.state(disk));
+    }
+
+    /** Writes all of {@code src} at {@code position}. */
+    void write(ByteBuffer src, long position) throws StorageException {
+        writeThrough(channel, src, position);
+    }
+
+    /** Writes whole blocks from an aligned buffer at a block-aligned position with O_DIRECT. */
+    void writeDirect(ByteBuffer src, long position) throws StorageException {
+        writeThrough(channel == null ? null : direct, src, position);
+    }
+
+    private void writeThrough(FileChannel ch, ByteBuffer src, long position) throws StorageException {
+        if (ch == null) {
+            throw closedError();
+        }
+        dirty = true;
+        try {
+            long at = position;
+            while (src.hasRemaining()) {
+                at += ch.write(src, at);
+            }
+        } catch (IOException e) {
+            throw disks.failure(disk, e);
+        }
+    }
+
+    /** Reads into {@code dst} from {@code position} until it is full; false if the file ends first. */
+    boolean read(ByteBuffer dst, long position) throws StorageException {
+        try {
+            return readFully(channel(), dst, position);
+        } catch (IOException e) {
+            throw disks.failure(disk, e);
+        }
+    }
+
+    /**
+     * Reads the commit record at {@code offset} (one read of up to 4 KiB for the usual small one).
+     *
+     * @throws CorruptObjectException if no valid commit record starts there
+     */
+    ByteBuffer readCommitRecord(long offset) throws StorageException {
+        ByteBuffer head = ByteBuffer.allocate((int) Math.min(4096, size - offset));
+        read(head, offset);
+        head.flip();
+        RecordFormat.Header h = RecordFormat.decodeHeader(head.duplicate());
+        if (h == null || h.type() != RecordFormat.COMMIT) {
+            throw new CorruptObjectException("no valid commit record at segment " + slot + " offset " + offset);
+        }
+        if (h.length() > size - offset || h.length() > Integer.MAX_VALUE - 8) {
+            throw new CorruptObjectException("commit record length " + h.length() + " runs past its segment");
+        }
+        if (h.length() <= head.remaining()) {
+            return head.limit((int) h.length());
+        }
+        ByteBuffer all = ByteBuffer.allocate((int) h.length());
+        read(all, offset);
+        return all.flip();
+    }
+
+    /** Forces what was written to the device. */
+    void force() throws StorageException {
+        try {
+            channel().force(false);
+        } catch (IOException e) {
+            throw disks.failure(disk, e);
+        }
+    }
+
+    /** Forces the file if it was written since the last force; false if it is closed. */
+    boolean forceIfDirty() throws StorageException {
+        FileChannel ch = channel;
+        if (ch == null) {
+            return false;
+        }
+        if (dirty) {
+            dirty = false;
+            try {
+                ch.force(false);
+            } catch (IOException e) {
+                throw disks.failure(disk, e);
+            }
+        }
+        return true;
+    }
+
+    boolean isOpen() {
+        return channel != null;
+    }
+
+    /** Closes the file (the disk is out, or the store closes). */
+    void close() {
+        closeQuietly(channel);
+        channel = null;
+        closeQuietly(direct);
+        direct = null;
+    }
+
+    /** Closes only the O_DIRECT channel (direct I/O could not be set up). */
+    void closeDirect() {
+        closeQuietly(direct);
+        direct = null;
+    }
+
+    static boolean readFully(FileChannel ch, ByteBuffer dst, long position) throws IOException {
+        long at = position;
+        while (dst.hasRemaining()) {
+            int n = ch.read(dst, at);
+            if (n < 0) {
+                return false;
+            }
+            at += n;
+        }
+        return true;
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // nothing left to do with a channel that fails to close
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Segment[" + slot + ", disk " + disk + ", " + state + ", generation " + generation + "]";
+    }
+}

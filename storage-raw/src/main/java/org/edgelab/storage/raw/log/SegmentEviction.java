@@ -1,0 +1,157 @@
+package org.edgelab.storage.raw.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.CRC32C;
+import org.edgelab.storage.api.StoreCounters;
+
+/**
+ * What becomes of the objects of a segment being reclaimed, by {@link RawLogConfig.Policy}:
+ * evicted ({@code fifo}), or, for those read since they were written, their bytes in it first
+ * re-appended to the freshly activated segment ({@code reinsert}, the default: CacheLib's
+ * hits-based reinsertion), as far as its room goes; the rest are evicted. Each re-append costs an
+ * object one of its (at most seven) counted reads, so an object stays while it is read about once
+ * per pass of the log. Segments are still reclaimed oldest first, so the log's order (a newer
+ * record wins at recovery) holds. Runs under the store's lock, copying with it held.
+ */
+final class SegmentEviction implements SegmentSlots.Reclaimer {
+
+    private static final System.Logger LOG = System.getLogger(SegmentEviction.class.getName());
+    private static final int COPY_BUFFER = 64 * 1024;
+
+    private final RawLogConfig.Policy policy;
+    private final LogIndex index;
+    private final SegmentSlots slots;
+    private final StoreCounters counters;
+    private final LongAdder reinserted = new LongAdder();
+
+
+    SegmentEviction(RawLogConfig.Policy policy, LogIndex index, SegmentSlots slots, StoreCounters counters) {
+        this.policy = policy;
+        this.index = index;
+        this.slots = slots;
+        this.counters = counters;
+    }
+
+    long reinserted() {
+        return reinserted.sum();
+    }
+
+    @Override
+    public void reclaiming(Segment victim, boolean mayCopyForward) {
+        long generation = victim.generation();
+        if (mayCopyForward && policy == RawLogConfig.Policy.REINSERT) {
+            reinsertRead(victim, generation);
+        }
+        index.removeTouching(new long[] {generation}, slot -> slots.get(slot).generation(), counters.evictions,
+                counters.evictedBytes);
+    }
+
+    /**
+     * Re-appends, into the active segment, the bytes that objects read since they were written
+     * keep in the victim segment (an object's other extents stay where they are), for as many
+     * as the active segment has room; the rest are evicted with the victim.
+     */
+    private void reinsertRead(Segment victim, long generation) {
+        long[] victimGeneration = {generation};
+        LongList read = new LongList();
+        index.forEach((hash, location, extent) -> {
+            long high = slots.get(LogIndex.slot(location)).generation();
+            if (LogIndex.hits(location) > 0 && LogIndex.touches(victimGeneration, high - LogIndex.span(extent), high)) {
+                read.add(hash);
+            }
+        });
+        for (int i = 0; i < read.size() && slots.active() != null; i++) {
+            try {
+                if (copyForward(victim, generation, read.get(i))) {
+                    reinserted.increment();
+                }
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "reinsertion skipped: " + e);
+            }
+        }
+    }
+
+    /**
+     * Copies the extents of one object that lie in the victim (verifying each) to the active
+     * segment, with a new commit record naming them and the object's other extents, and
+     * re-indexes it there with one hit less (so an object spanning several segments, re-appended
+     * piece by piece as the log passes over it, needs as many reads per pass, and one no longer
+     * read drops out within seven passes at most); false when it cannot be copied (not
+     * enough room in the active segment, damaged, or spanning too many generations), which leaves
+     * it to be evicted. If bytes were written but no valid record covers them, the active segment
+     * ends there.
+     */
+    private boolean copyForward(Segment victim, long generation, long hash) throws IOException {
+        int pos = index.find(hash);
+        long location = index.locationAt(pos);
+        Segment recordSegment = slots.get(LogIndex.slot(location));
+        CommitRecord old = RecordFormat.decodeCommit(recordSegment.readCommitRecord(LogIndex.offset(location)),
+                recordSegment.generation());
+        Segment target = slots.active();
+        long newGeneration = target.generation();
+        int commitLength = RecordFormat.commitLength(old.key().toBytes(), old.metadata(), old.extents().size());
+        long needed = RecordFormat.align8(commitLength);
+        long lowest = newGeneration;
+        for (Extent e : old.extents()) {
+            if (e.slot() == victim.slot && e.generation() == generation) {
+                needed += RecordFormat.align8(RecordFormat.RECORD_HEADER_BYTES + e.length());
+            } else if (!slots.get(e.slot()).holds(e.generation())) {
+                return false; // part of it is gone already
+            } else {
+                lowest = Math.min(lowest, e.generation());
+            }
+        }
+        long start = slots.activePosition();
+        if (slots.segmentSize() - start < needed || newGeneration - lowest > LogIndex.MAX_SPAN) {
+            return false;
+        }
+        List<Extent> extents = new ArrayList<>(old.extents().size());
+        ByteBuffer buffer = ByteBuffer.allocate(COPY_BUFFER);
+        long cursor = start;
+        boolean copied = false;
+        try {
+            for (Extent e : old.extents()) {
+                if (e.slot() != victim.slot || e.generation() != generation) {
+                    extents.add(e);
+                    continue;
+                }
+                long payload = cursor + RecordFormat.RECORD_HEADER_BYTES;
+                cursor = RecordFormat.align8(payload + e.length()); // counted first: a failed write may leave part
+                CRC32C check = new CRC32C();
+                for (long done = 0; done < e.length(); ) {
+                    buffer.clear().limit((int) Math.min(COPY_BUFFER, e.length() - done));
+                    if (!victim.read(buffer, e.offset() + done)) {
+                        return false;
+                    }
+                    buffer.flip();
+                    check.update(buffer.duplicate());
+                    target.write(buffer, payload + done);
+                    done += buffer.limit();
+                }
+                if ((int) check.getValue() != e.crc()) {
+                    return false; // damaged: let it be evicted rather than copied
+                }
+                target.write(RecordFormat.extentHeader(newGeneration, e.length()), payload - RecordFormat.RECORD_HEADER_BYTES);
+                extents.add(new Extent(target.slot, newGeneration, payload, e.length(), e.crc()));
+            }
+            CommitRecord copy = new CommitRecord(old.key(), old.metadata(), old.bodyLength(), extents);
+            long commitAt = cursor;
+            cursor = RecordFormat.align8(commitAt + commitLength);
+            target.write(RecordFormat.commit(newGeneration, copy), commitAt);
+            slots.advanceActive(cursor);
+            index.put(hash, LogIndex.location(target.slot, commitAt, LogIndex.hits(location) - 1),
+                    LogIndex.verified(LogIndex.extent((int) (newGeneration - lowest),
+                            RecordFormat.storedBytes(commitLength, extents)), true));
+            copied = true;
+            return true;
+        } finally {
+            if (!copied && cursor > start && slots.active() == target) {
+                slots.endActive();
+            }
+        }
+    }
+}

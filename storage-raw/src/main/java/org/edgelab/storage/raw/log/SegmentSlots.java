@@ -1,0 +1,545 @@
+package org.edgelab.storage.raw.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.concurrent.locks.ReentrantLock;
+import org.edgelab.storage.api.StorageException;
+import org.edgelab.storage.api.StorageFullException;
+
+/**
+ * The circular log's segment slots (Kafka's {@code LocalLog} over its {@code LogSegment}s plays
+ * this part there): one {@link Segment} per slot with an explicit {@link SlotState}, the free and
+ * sealed queues, the active segment and its append position, and the generation counter.
+ * Appends small records and grants extents in the active segment; when it is full it seals it and
+ * activates a free slot, round-robin over the disks, and keeps one slot free by reclaiming the
+ * oldest sealed one that nothing pins (the {@link Reclaimer} decides what becomes of its objects).
+ *
+ * <p>A full file system ends the active segment where a record could not be written (recovery
+ * stops reading a segment at its first invalid record, so nothing may follow a torn one) and
+ * refuses the write; the slots that could not be activated stay free for when there is room again.
+ *
+ * <p>Thread-safety: guarded by the store's lock; callers hold it except for {@link #release}.
+ */
+final class SegmentSlots {
+
+    private static final long MAX_EXTENT = 1L << 20;
+
+    /** Decides what happens to the objects of a segment about to be reclaimed. */
+    interface Reclaimer {
+        /**
+         * Evicts the objects whose bytes lie in {@code victim}, or first re-appends some of them if
+         * {@code mayCopyForward} (the active segment then has room); called with the lock held.
+         */
+        void reclaiming(Segment victim, boolean mayCopyForward);
+    }
+
+    /**
+     * A region of the active segment granted to a writer: the extent header is already written and
+     * {@code capacity} payload bytes start at {@code payloadOffset} (block-aligned with direct I/O).
+     */
+    record Allocation(Segment segment, long generation, long headerOffset, long payloadOffset, long capacity) {
+    }
+
+    /** Encodes a record for the segment it lands in. */
+    interface RecordEncoder {
+        ByteBuffer encode(int slot, long generation);
+    }
+
+    private final ReentrantLock lock;
+    private final DiskHealth disks;
+    private final long segmentSize;
+    /**
+     * Where writers' appends end in a segment: the rest is kept for re-appending, so that what
+     * one segment holds of read objects always fits into a fresh one with the commit records the
+     * copies need besides.
+     */
+    private final long writerEnd;
+    private final Segment[] segments;
+    private final ArrayDeque<Segment> free = new ArrayDeque<>();
+    private final ArrayDeque<Segment> sealed = new ArrayDeque<>();
+    private DirectIo direct = DirectIo.off();
+    private Reclaimer reclaimer = (victim, copy) -> { };
+    private Segment active;
+    private long activePosition;
+    private long nextGeneration = 1;
+    private int lastDisk = -1;
+
+    SegmentSlots(int count, long segmentSize, DiskHealth disks, ReentrantLock lock) {
+        this.lock = lock;
+        this.disks = disks;
+        this.segmentSize = segmentSize;
+        this.writerEnd = segmentSize - copyReserve(segmentSize);
+        this.segments = new Segment[count];
+        for (int s = 0; s < count; s++) {
+            segments[s] = new Segment(s, s % disks.count(), segmentSize, disks);
+        }
+    }
+
+    /** The bytes at the end of each segment that only re-appends use: 1/32 of it, within 4 KiB..256 KiB. */
+    static long copyReserve(long segmentSize) {
+        return Math.max(4096, Math.min(256 * 1024, segmentSize / 32 / 8 * 8));
+    }
+
+    void direct(DirectIo d) {
+        this.direct = d;
+    }
+
+    void reclaimer(Reclaimer r) {
+        this.reclaimer = r;
+    }
+
+    Segment get(int slot) {
+        return segments[slot];
+    }
+
+    Segment[] all() {
+        return segments;
+    }
+
+    int count() {
+        return segments.length;
+    }
+
+    long segmentSize() {
+        return segmentSize;
+    }
+
+    ReentrantLock lock() {
+        return lock;
+    }
+
+    /** Returns a new, empty set of pins released through this table. */
+    PinSet newPins() {
+        return new PinSet(this);
+    }
+
+    /** The largest body accepted: all segments but the active and the spare one, less room for extent headers. */
+    long maxObjectBytes() {
+        return (segments.length - 2) * (segmentSize - RecordFormat.SEGMENT_HEADER_AREA) / 10 * 9;
+    }
+
+    long maxExtentBytes() {
+        return Math.min(MAX_EXTENT, (segmentSize - RecordFormat.SEGMENT_HEADER_AREA) / 4);
+    }
+
+    // ---------------------------------------------------------------- recovery (before the store is shared)
+
+    /** Makes {@code s} sealed, behind the ones sealed before it (recovery seals in generation order). */
+    void sealRecovered(Segment s) {
+        s.seal();
+        sealed.addLast(s);
+    }
+
+    /** Makes {@code s}, the newest sealed one, active again at {@code position}. */
+    void activateRecovered(Segment s, long position) {
+        sealed.remove(s);
+        s.activate(s.generation());
+        active = s;
+        activePosition = position;
+    }
+
+    /** Queues every slot recovery left FREE and makes the next generation at least {@code next}. */
+    void finishRecovery(long next) {
+        nextGeneration = Math.max(nextGeneration, next);
+        for (Segment s : segments) {
+            if (s.state() == SlotState.FREE) {
+                free.addLast(s);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- appends
+
+    /** Grants the writer up to {@code want} payload bytes in the active segment, pinning it. */
+    Allocation allocateExtent(PinSet pins, long want) throws IOException {
+        long minimum = direct.on() ? direct.block() : Math.min(want, 4096);
+        StorageException last = null;
+        if (minimum > writerEnd - RecordFormat.SEGMENT_HEADER_AREA - RecordFormat.RECORD_HEADER_BYTES - direct.block()) {
+            throw new StorageFullException("segment-size " + segmentSize + " is too small for an extent");
+        }
+        for (int attempt = 0; attempt <= disks.count(); attempt++) {
+            for (int rotations = 0; active == null || payloadRoom() < minimum; rotations++) {
+                if (rotations > segments.length) {
+                    throw new StorageFullException("raw-log found no segment with room for an extent in "
+                            + rotations + " rotations");
+                }
+                rotate(); // a reclaim may fill the new segment with what it re-appends: then take another
+            }
+            long room = payloadRoom();
+            Segment s = active;
+            long generation = s.generation();
+            long at = activePosition;
+            long payload = payloadStart(at);
+            long granted = direct.on() ? Math.min(DirectIo.alignUp(want, direct.block()), room) : Math.min(want, room);
+            try {
+                s.write(RecordFormat.extentHeader(generation, payload - at - RecordFormat.RECORD_HEADER_BYTES + granted), at);
+            } catch (StorageException e) {
+                last = ended(e);
+                continue;
+            }
+            activePosition = extentEnd(payload, granted);
+            pin(pins, s);
+            return new Allocation(s, generation, at, payload, granted);
+        }
+        throw last;
+    }
+
+    /** Gives back the unused tail of the writer's last extent if nothing was appended after it. */
+    void trimExtent(Allocation a, long used) {
+        if (active != a.segment() || a.segment().generation() != a.generation()
+                || activePosition != extentEnd(a.payloadOffset(), a.capacity())) {
+            return;
+        }
+        long kept = direct.on() ? DirectIo.alignUp(used, direct.block()) : used;
+        try {
+            a.segment().write(RecordFormat.extentHeader(a.generation(),
+                    a.payloadOffset() - a.headerOffset() - RecordFormat.RECORD_HEADER_BYTES + kept), a.headerOffset());
+            activePosition = extentEnd(a.payloadOffset(), kept);
+        } catch (StorageException e) {
+            // the header keeps the granted length, which is as valid; a failed disk is out already
+        }
+    }
+
+    /** Appends a small record to the active segment; returns {slot, offset}. */
+    long[] appendRecord(int length, RecordEncoder encoder, PinSet holderPins) throws IOException {
+        StorageException last = null;
+        for (int attempt = 0; attempt <= disks.count(); attempt++) {
+            ensureRoom(RecordFormat.align8(length));
+            Segment s = active;
+            long at = activePosition;
+            try {
+                s.write(encoder.encode(s.slot, s.generation()), at);
+            } catch (StorageException e) {
+                last = ended(e);
+                continue;
+            }
+            activePosition = RecordFormat.align8(at + length);
+            if (holderPins != null) {
+                pin(holderPins, s);
+            }
+            return new long[] {s.slot, at};
+        }
+        throw last;
+    }
+
+    /**
+     * A record could not be written into the active segment: on a full file system the segment
+     * ends there (it is sealed, and the next attempt rotates to a fresh one, on another disk if
+     * one has room); a failed disk is out already. Returns the error, thrown if no attempt succeeds.
+     */
+    private StorageException ended(StorageException e) {
+        if (e instanceof StorageFullException && active != null) {
+            sealActive();
+        }
+        return e;
+    }
+
+    private void ensureRoom(long bytes) throws IOException {
+        if (bytes > writerEnd - RecordFormat.SEGMENT_HEADER_AREA) {
+            throw new StorageFullException("a record of " + bytes + " bytes does not fit in a segment of "
+                    + segmentSize + "; raise segment-size");
+        }
+        for (int rotations = 0; active == null || writerEnd - activePosition < bytes; rotations++) {
+            if (rotations > segments.length) {
+                throw new StorageFullException("raw-log found no segment with room for a record of " + bytes
+                        + " bytes in " + rotations + " rotations");
+            }
+            rotate(); // a reclaim may fill the new segment with what it re-appends: then take another
+        }
+    }
+
+    /** Payload bytes an extent could get in the active segment (block multiples with direct I/O). */
+    private long payloadRoom() {
+        long room = writerEnd - payloadStart(activePosition);
+        return direct.on() ? room / direct.block() * direct.block() : room;
+    }
+
+    private long payloadStart(long headerAt) {
+        long p = headerAt + RecordFormat.RECORD_HEADER_BYTES;
+        return direct.on() ? DirectIo.alignUp(p, direct.block()) : p;
+    }
+
+    /** Where the next record goes after an extent: pages written with O_DIRECT are never shared with others. */
+    private long extentEnd(long payload, long length) {
+        return direct.on() ? payload + DirectIo.alignUp(length, direct.block()) : RecordFormat.align8(payload + length);
+    }
+
+    // ---------------------------------------------------------------- the active segment, for copies
+
+    /** Returns the active segment, or null when none is (every slot pinned, or the disks full or out). */
+    Segment active() {
+        return active;
+    }
+
+    long activePosition() {
+        return activePosition;
+    }
+
+    /** Moves the append position of the active segment past bytes written there directly. */
+    void advanceActive(long position) {
+        activePosition = position;
+    }
+
+    /**
+     * Ends the active segment where it is, after bytes written there directly were left without a
+     * valid record around them: nothing may follow them, since recovery stops at the first
+     * invalid record.
+     */
+    void endActive() {
+        sealActive();
+    }
+
+    // ---------------------------------------------------------------- rotation and reclaim
+
+    private void sealActive() {
+        if (active != null) {
+            active.seal();
+            sealed.addLast(active);
+            active = null;
+        }
+    }
+
+    /** Seals the active segment and activates a free one, reclaiming the oldest segment to keep one free. */
+    private void rotate() throws IOException {
+        sealActive();
+        boolean[] fullDisks = null;
+        StorageFullException refused = null;
+        boolean mayCopy = true;
+        while (true) {
+            if (!disks.anyOnline()) {
+                throw new StorageException("raw-log has no online disk left: " + disks.summary());
+            }
+            if (free.isEmpty()) {
+                reclaim(false);
+            }
+            Segment s = takeFree(fullDisks);
+            if (s == null) {
+                throw refused; // every free slot is on a full file system
+            }
+            long generation = nextGeneration++;
+            try {
+                s.write(RecordFormat.segmentHeader(s.slot, generation, segmentSize), 0);
+            } catch (StorageFullException e) {
+                free.addFirst(s);
+                if (fullDisks == null) {
+                    fullDisks = new boolean[disks.count()];
+                }
+                fullDisks[s.disk] = true;
+                refused = e;
+                continue;
+            } catch (StorageException e) {
+                continue; // the disk failed: DiskHealth took it out, this slot is DEAD now
+            }
+            s.activate(generation);
+            active = s;
+            activePosition = RecordFormat.SEGMENT_HEADER_AREA;
+            lastDisk = s.disk;
+            if (free.isEmpty()) {
+                try {
+                    reclaim(mayCopy);
+                } catch (StorageFullException e) {
+                    // every sealed segment is pinned right now; the next rotation tries again
+                }
+            }
+            if (active == null) {
+                mayCopy = false; // a failed copy ended the new segment: take another, without copying
+                continue;
+            }
+            return;
+        }
+    }
+
+    /** Takes the free slot on the disk after the last one used, skipping full ones; null if none is left. */
+    private Segment takeFree(boolean[] fullDisks) {
+        Segment best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (Segment s : free) {
+            if (fullDisks != null && fullDisks[s.disk]) {
+                continue;
+            }
+            int distance = Math.floorMod(s.disk - lastDisk - 1, disks.count());
+            if (distance < bestDistance) {
+                best = s;
+                bestDistance = distance;
+                if (distance == 0) {
+                    break;
+                }
+            }
+        }
+        if (best != null) {
+            free.remove(best);
+        }
+        return best;
+    }
+
+    /** Frees the oldest unpinned sealed segment, letting the reclaimer evict or copy its objects first. */
+    private void reclaim(boolean mayCopyForward) throws IOException {
+        Segment victim = null;
+        for (Iterator<Segment> it = sealed.iterator(); it.hasNext(); ) {
+            Segment s = it.next();
+            if (!s.isPinned()) {
+                victim = s;
+                it.remove();
+                break;
+            }
+        }
+        if (victim == null) {
+            throw new StorageFullException("raw-log is full: all " + sealed.size()
+                    + " segments holding data are pinned by open readers or writers");
+        }
+        reclaimer.reclaiming(victim, mayCopyForward && active != null);
+        victim.free();
+        try {
+            victim.write(ByteBuffer.allocate(RecordFormat.SEGMENT_HEADER_BYTES), 0);
+            free.addLast(victim);
+        } catch (StorageException e) {
+            if (victim.state() == SlotState.FREE) {
+                free.addLast(victim); // not cleared for want of room: the next activation rewrites the header anyway
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- pins
+
+    void pin(PinSet set, Segment s) {
+        s.pin();
+        set.add(s);
+    }
+
+    /** Releases every pin of {@code set} (idempotent) and retires failed disks nobody pins any more. Takes the lock. */
+    void release(PinSet set) {
+        lock.lock();
+        try {
+            if (!set.markReleased()) {
+                return;
+            }
+            for (int i = 0; i < set.size(); i++) {
+                set.get(i).unpin();
+            }
+            for (int d = 0; d < disks.count(); d++) {
+                if (disks.state(d) == DiskState.FAILING) {
+                    retireIfUnpinned(d);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- disks
+
+    /** Takes every slot of disk {@code d} out of the log; returns the generations whose bytes are lost, sorted. */
+    long[] killDisk(int d) {
+        LongList lost = new LongList();
+        for (Segment s : segments) {
+            if (s.disk != d) {
+                continue;
+            }
+            switch (s.state()) {
+                case FREE -> free.remove(s);
+                case SEALED -> sealed.remove(s);
+                case ACTIVE -> active = null;
+                case DEAD -> {
+                    continue;
+                }
+            }
+            if (s.generation() > 0) {
+                lost.add(s.generation());
+            }
+            s.kill();
+        }
+        return lost.sorted();
+    }
+
+    /** Marks disk {@code d}'s slots DEAD without losing anything (its files could not be opened). */
+    void deadAtOpen(int d) {
+        for (Segment s : segments) {
+            if (s.disk == d) {
+                s.close();
+                s.recovered(0);
+                s.kill();
+            }
+        }
+    }
+
+    /** Closes a failed disk's files once nothing pins them, and marks it OFFLINE. */
+    void retireIfUnpinned(int d) {
+        for (Segment s : segments) {
+            if (s.disk == d && s.isPinned()) {
+                return;
+            }
+        }
+        for (Segment s : segments) {
+            if (s.disk == d) {
+                s.close();
+            }
+        }
+        disks.retired(d);
+    }
+
+    // ---------------------------------------------------------------- checkpoints and lifecycle
+
+    /** Returns each slot's generation (0 = never activated), for a checkpoint. */
+    long[] generations() {
+        long[] g = new long[segments.length];
+        for (Segment s : segments) {
+            g[s.slot] = s.generation();
+        }
+        return g;
+    }
+
+    long nextGeneration() {
+        return nextGeneration;
+    }
+
+    /** Returns the generation a checkpoint covers the log up to: the active segment's, or the next one. */
+    long positionGeneration() {
+        return active != null ? active.generation() : nextGeneration;
+    }
+
+    long positionOffset() {
+        return active != null ? activePosition : RecordFormat.SEGMENT_HEADER_AREA;
+    }
+
+    int freeCount() {
+        return free.size();
+    }
+
+    int sealedCount() {
+        return sealed.size();
+    }
+
+    /** Returns whether every segment's file is closed. */
+    boolean allClosed() {
+        for (Segment s : segments) {
+            if (s.isOpen()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Forces every segment written since it was last forced; a disk that fails doing so is taken out. No lock needed. */
+    void forceDirty() {
+        for (Segment s : segments) {
+            if (s.state() == SlotState.DEAD) {
+                continue;
+            }
+            try {
+                if (!s.forceIfDirty() && disks.online(s.disk)) {
+                    return; // closed under us: the store is closing
+                }
+            } catch (StorageException e) {
+                // judged by DiskHealth: a failing disk is out now
+            }
+        }
+    }
+
+    void closeAll() {
+        for (Segment s : segments) {
+            s.close();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package org.edgelab.storage.raw.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.contract.DamagedFileScenario;
+import org.edgelab.storage.contract.FullDiskScenario;
+import org.edgelab.storage.contract.TmpfsMount;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * raw-log under real faults: a full file system (a 64 MiB tmpfs under a 256 MB store, mounted by
+ * the test as root; skipped without root unless EDGELAB_REQUIRE_ROOT=1) and bytes flipped in a
+ * segment file while the store is stopped.
+ */
+class RawLogFaultTest {
+
+    private static final FullDiskScenario FULL_DISK = new FullDiskScenario(RawLogEngine.NAME,
+            (dir, capacity) -> EngineSettings.of("disks", dir.toString(), "capacity", Long.toString(capacity)));
+
+    @Test
+    void aFullFileSystemRefusesWritesAndKeepsItsDiskOnlineAndEveryObject() throws Exception {
+        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM);
+             ObjectStore store = FULL_DISK.open(fs.dir().resolve("store"))) {
+            FullDiskScenario.Outcome outcome = FULL_DISK.fill(store, fs);
+            System.out.println("raw-log on a full file system: " + outcome + ", " + store.stats().extra());
+            assertThat(store.stats().extra())
+                    .containsEntry("disk.0.state", "ONLINE")
+                    .containsEntry("objectsLostToDiskFailure", 0L);
+            assertThat((Long) store.stats().extra().get("fileSystemFullRefusals")).isPositive();
+            assertThat(store.usage().objectCount()).isEqualTo(outcome.committed() + 1);
+        }
+    }
+
+    @Test
+    void afterASigkillOnAFullFileSystemEveryCommittedObjectIsBack(@TempDir Path work) throws Exception {
+        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM)) {
+            System.out.println("raw-log, SIGKILL on a full file system: " + FULL_DISK.killWhileFullAndRestart(fs, work));
+        }
+    }
+
+    @Test
+    void aDamagedObjectIsAMissOnItsFirstLookupAfterARestart(@TempDir Path dir) throws Exception {
+        RawLogConfig config = RawLogFixtures.config(dir, 1, 64L << 20, 1L << 20, RawLogConfig.Policy.FIFO);
+        DamagedFileScenario.run(d -> RawLogFixtures.open(config), dir);
+    }
+}
