@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.edgelab.link.NetworkLinks;
 import org.edgelab.experiments.descriptor.Descriptor.Hardware;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
 import org.edgelab.experiments.descriptor.Descriptor.LoadProfile;
@@ -583,7 +584,17 @@ public final class DescriptorLoader {
                     : bits == 0 && latency.isZero() ? "none"
                     : (spec.bandwidth() == null ? "unlimited" : spec.bandwidth().text())
                             + (latency.isZero() ? "" : "+" + spec.latency().text());
-            return new Link(name, bits, latency);
+            String emulation;
+            try {
+                emulation = NetworkLinks.checkEmulation(spec.emulation() == null ? "kernel" : spec.emulation());
+            } catch (IllegalArgumentException e) {
+                throw at.error(pointer + "/emulation", e.getMessage());
+            }
+            String fallback = spec.fallback() == null ? "none" : spec.fallback();
+            if (!fallback.equals("none") && !fallback.equals("user-space")) {
+                throw at.error(pointer + "/fallback", "must be 'user-space' (use it where a kernel link cannot be made) or 'none', got '" + fallback + "'");
+            }
+            return new Link(name, bits, latency, emulation, fallback.equals("user-space"), spec.buffer() == null ? 0 : spec.buffer().bytes());
         }
 
         private Hardware hardware(DescriptorSpec.Hardware spec) {

@@ -32,7 +32,6 @@ import org.edgelab.experiments.target.Targets;
 import org.edgelab.experiments.workload.WorkloadPlugin;
 import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.experiments.workload.WorkloadRequest;
-import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
@@ -99,6 +98,13 @@ public final class ExperimentRunner {
         methods.put("cpu", Manifest.CPU_NOTE);
         methods.put("power", power.method());
         methods.put("latency", "ttfb/ttlb percentiles from loadgen HdrHistograms, nanoseconds from each request's intended start, written in ms");
+        methods.put("link", "link_emulation kernel: client and server in network namespaces EdgeLab makes and removes, joined"
+                + " through a hub by veth pairs, each direction shaped by tbf at the sender (one cap shared by every"
+                + " connection) and delayed by a TUN delay line, so TCP sees the round trip; user-space: loadgen shapes"
+                + " its own sockets (the delay is above TCP); none: no link. link_rtt_ms is the median of "
+                + CellLink.PROBE_SAMPLES + " TCP connects across the idle link when the cell starts (kernel only);"
+                + " link_down_bps/link_up_bps are the bytes the shapers sent over the measured run (headers included);"
+                + " link_late_ms_mean/link_late_max_ms say how far past its delay the delay line sent packets");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
@@ -149,10 +155,14 @@ public final class ExperimentRunner {
         Files.createDirectories(workDir);
         Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
-        TargetContext context = new TargetContext(storeDir, workDir, descriptor.hardware(), TARGET_START_TIMEOUT);
-        try (RunningTarget running = target.start(cell.server(), context)) {
-            for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
-                rows.add(runRepetition(target, running, cell, rep));
+        try (CellLink link = CellLink.open(cell.link(), target, cell.server(), progress::note)) {
+            TargetContext context = link.context(new TargetContext(storeDir, workDir, descriptor.hardware(), TARGET_START_TIMEOUT));
+            // behind a kernel link the target starts from a thread in the server namespace: its listeners, child
+            // processes and readiness checks are all there
+            try (RunningTarget running = link.onServer(() -> target.start(cell.server(), context))) {
+                for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
+                    rows.add(runRepetition(target, running, link, cell, rep));
+                }
             }
         } finally {
             RunFolders.deleteRecursively(storeDir);
@@ -161,7 +171,8 @@ public final class ExperimentRunner {
         return rows;
     }
 
-    private ResultRow runRepetition(Target kind, RunningTarget target, Cell cell, int rep) throws IOException, InterruptedException {
+    private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, Cell cell, int rep)
+            throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
         Workload workload = workloadKind.create(new WorkloadRequest(load, workloadSettings, cell, "c" + cell.index() + "-"));
@@ -171,9 +182,10 @@ public final class ExperimentRunner {
         if (load.warmUp() && warmUp != null && !cell.server().engine().equals(Descriptor.NO_CACHE)) {
             long objects = warmUp.size();
             int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));
-            LoadResult warm = LoadRunner.run(LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
+            LoadConfig warmConfig = LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
                     .threads(Math.min(threads, warmConnections)).duration(max(Duration.ofSeconds(60), load.duration().multipliedBy(4)))
-                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L).build());
+                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L).build();
+            LoadResult warm = link.onClient(() -> LoadRunner.run(warmConfig));
             if (warm.counters().goodResponses() < objects) {
                 progress.note("warm-up of " + cell.id() + " fetched " + warm.counters().goodResponses() + " of " + objects
                         + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
@@ -184,40 +196,48 @@ public final class ExperimentRunner {
                 .rate(load.rate() == null ? null : RateSchedule.parse(load.rate(), length))
                 .workload(new MeasuredOnly(workload))
                 .verify(target.syntheticContent())
-                .link(cell.link().bitsPerSecond() == 0 && cell.link().oneWayLatency().isZero() ? LinkEmulation.NONE
-                        : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency()));
+                .link(link.loadEmulation());
         if (!load.settle().isZero()) {
             // A run of its own before the counters are read, so the row's server CPU, hits and power
             // cover the measured run only.
             progress.phase(cell, rep, "settling");
-            LoadRunner.run(measuredLoad.apply(load.settle()).seed(seed ^ 0x27d4eb2dL).build());
+            LoadConfig settleConfig = measuredLoad.apply(load.settle()).seed(seed ^ 0x27d4eb2dL).build();
+            link.onClient(() -> LoadRunner.run(settleConfig));
         }
         LoadConfig config = measuredLoad.apply(load.duration()).seed(seed).build();
-        ServerCounters before = target.counters();
+        ServerCounters before = link.onServer(target::counters);
         CpuSample cpuBefore = target.cpu();
         PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
         progress.watch(() -> {
             try {
-                return target.counters().requests();
+                return link.onServer(target::counters).requests();
             } catch (IOException e) {
+                return -1L;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return -1L;
             }
         });
         LoadResult result;
+        link.startWindow();
         try {
-            result = LoadRunner.run(config);
+            result = link.onClient(() -> LoadRunner.run(config));
         } finally {
             progress.unwatch();
         }
-        ServerCounters after = target.counters();
+        Map<String, String> linkColumns = link.columns(result);
+        ServerCounters after = link.onServer(target::counters);
         CpuSample cpuAfter = target.cpu();
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
         String hlogTtfb = "hlog/" + cell.fileName() + "-r" + rep + ".ttfb.hlog";
         result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB);
         result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB);
         progress.repetitionDone(result.requestsPerSecond());
-        return row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
+        ResultRow row = row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
+        Map<String, String> values = new LinkedHashMap<>(row.values());
+        values.putAll(linkColumns);
+        return new ResultRow(values);
     }
 
     private ResultRow row(Target kind, Cell cell, int rep, LoadResult r, ServerCounters before, ServerCounters after,

@@ -142,20 +142,28 @@ public final class ProcessTarget implements Target {
     }
 
     @Override
+    public boolean listensOnAnyAddress() {
+        return true;
+    }
+
+    @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         Map<String, String> ts = build.targetSettings();
         List<ManagedProcess> started = new ArrayList<>();
+        // without a cache the origin is the server clients reach; behind a cache it stays on loopback
+        boolean noCache = build.engine().equals(Descriptor.NO_CACHE);
         try {
             ManagedProcess origin = ManagedProcess.start("origin", JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP,
-                    TargetSettings.get(ts, "origin_cpus"), List.of("--bind", "127.0.0.1", "--port", "0")), context.workDir());
+                    TargetSettings.get(ts, "origin_cpus"), List.of("--bind", noCache ? context.listenHost() : "127.0.0.1", "--port", "0")),
+                    context.workDir());
             started.add(origin);
             int originPort = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
-            URI originUri = URI.create("http://127.0.0.1:" + originPort);
-            if (build.engine().equals(Descriptor.NO_CACHE)) {
+            URI originUri = URI.create("http://" + (noCache ? context.listenHost() : "127.0.0.1") + ":" + originPort);
+            if (noCache) {
                 return new Running(originUri, origin, null, new ServerStatsReader(originUri.resolve("/_stats")), started);
             }
             Files.createDirectories(context.storeDir());
-            List<String> args = new ArrayList<>(List.of("--bind", "127.0.0.1", "--port", "0", "--admin-port", "0",
+            List<String> args = new ArrayList<>(List.of("--bind", context.listenHost(), "--port", "0", "--admin-port", "0",
                     "--origin", originUri.toString(), "--engine", build.engine(),
                     "--io-threads", TargetSettings.get(ts, "io_threads").orElse("0")));
             EdgeLabBuilds.storeSettings(build, context.storeDir()).forEach((k, v) -> {
@@ -167,7 +175,7 @@ public final class ProcessTarget implements Target {
             started.add(cache);
             int port = Integer.parseInt(cache.awaitLogLine(CACHE_LINE, context.startTimeout()));
             int adminPort = Integer.parseInt(cache.awaitLogLine(ADMIN_LINE, context.startTimeout()));
-            return new Running(URI.create("http://127.0.0.1:" + port), origin, cache,
+            return new Running(URI.create("http://" + context.listenHost() + ":" + port), origin, cache,
                     new ServerStatsReader(URI.create("http://127.0.0.1:" + adminPort + "/stats")), started);
         } catch (InterruptedException e) {
             closeAll(started);

@@ -1,5 +1,6 @@
 package org.edgelab.experiments.target;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.edgelab.experiments.descriptor.Descriptor.Hardware;
@@ -13,6 +14,18 @@ import org.edgelab.experiments.descriptor.Descriptor.Hardware;
  * @param hardware     the hardware assumptions (cores and memory become CPU and memory limits where the
  *                     target can apply them)
  * @param startTimeout how long to wait for the server to answer before giving up
+ * @param listen       the address clients reach the server on: loopback, or the server side of a kernel link (a
+ *                     namespace's address; the target is then started from a thread in that namespace, see
+ *                     {@link Target#listensOnAnyAddress})
  */
-public record TargetContext(Path storeDir, Path workDir, Hardware hardware, Duration startTimeout) {
+public record TargetContext(Path storeDir, Path workDir, Hardware hardware, Duration startTimeout, InetAddress listen) {
+    /** A context whose server listens on loopback. */
+    public TargetContext(Path storeDir, Path workDir, Hardware hardware, Duration startTimeout) {
+        this(storeDir, workDir, hardware, startTimeout, InetAddress.getLoopbackAddress());
+    }
+
+    /** The host part of a URL for {@link #listen}. */
+    public String listenHost() {
+        return listen.getHostAddress();
+    }
 }

@@ -86,6 +86,11 @@ public final class KernelLink implements NetworkLink {
         }
     }
 
+    /** The delay line's counters (packets in and out, {@code late_nanos_total}, {@code late_nanos_max}, stalls). */
+    public java.util.Map<String, Long> delayLineStats() {
+        return fabric.delayLineStats();
+    }
+
     /** The fabric underneath (its namespaces, the delay line's counters). */
     public Fabric fabric() {
         return fabric;
