@@ -44,8 +44,8 @@ public final class ProcessTarget implements Target {
     static final long HEADROOM = 128L << 20;
 
     private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
-    private static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://127\\.0\\.0\\.1:(\\d+)");
-    private static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://127\\.0\\.0\\.1:(\\d+) ");
+    private static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://[0-9.]+:(\\d+)");
+    private static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://[0-9.]+:(\\d+) ");
     private static final Pattern ADMIN_LINE = Pattern.compile("admin on http://127\\.0\\.0\\.1:(\\d+)/stats");
 
     @Override
