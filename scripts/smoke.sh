@@ -9,6 +9,19 @@ cd "$root"
 ./edgelab --version
 ./edgelab engines
 
+# A source moved or deleted since the last build must not live on in target/ (a stale service file
+# once broke the lmdb tests after the memory engine moved modules): the launcher then builds clean.
+stale="common/src/main/resources/edgelab-smoke-stale.txt"
+trap 'rm -f "$root/$stale"' EXIT
+mkdir -p "$(dirname "$stale")"
+echo "deleted before the next build" > "$stale"
+./edgelab --version >/dev/null
+test -f common/target/classes/edgelab-smoke-stale.txt || { echo "smoke: the launcher did not rebuild a new source" >&2; exit 1; }
+rm -f "$stale"; rmdir --ignore-fail-on-non-empty "$(dirname "$stale")"
+./edgelab --version >/dev/null
+test ! -e common/target/classes/edgelab-smoke-stale.txt || { echo "smoke: a deleted source's build output is still in target/" >&2; exit 1; }
+echo "smoke: launcher rebuilds clean after a deletion"
+
 log="$(mktemp)"
 ./edgelab serve --port 0 --admin-port 0 --memory 64m >"$log" 2>&1 &
 pid=$!

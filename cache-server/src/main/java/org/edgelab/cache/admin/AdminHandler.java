@@ -18,12 +18,15 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.util.concurrent.Executor;
 import java.nio.charset.StandardCharsets;
 import org.edgelab.storage.api.ObjectStore;
 
 /**
  * Answers the admin listener's requests: {@code GET /stats} (JSON), {@code GET /metrics}
- * (Prometheus text) and {@code GET /health}. Expects aggregated requests. Sharable and thread-safe.
+ * (Prometheus text) and {@code GET /health}. Expects aggregated requests. The store's figures are
+ * read on {@code snapshots} (the store's executor when reading them may block) and the answer is
+ * written on the connection's loop. Sharable and thread-safe.
  */
 @ChannelHandler.Sharable
 public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -32,11 +35,18 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
 
     private final CacheStats stats;
     private final ObjectStore store;
+    private final Executor snapshots;
 
-    /** Creates a handler reporting the given counters and store. */
+    /** Creates a handler reporting the given counters and store, reading the store on the calling loop. */
     public AdminHandler(CacheStats stats, ObjectStore store) {
+        this(stats, store, Runnable::run);
+    }
+
+    /** Creates a handler reporting the given counters and store, reading the store's figures on {@code snapshots}. */
+    public AdminHandler(CacheStats stats, ObjectStore store, Executor snapshots) {
         this.stats = stats;
         this.store = store;
+        this.snapshots = snapshots;
     }
 
     @Override
@@ -51,20 +61,46 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         }
         String path = new QueryStringDecoder(req.uri()).path();
         boolean keepAlive = HttpUtil.isKeepAlive(req);
+        boolean head = HttpMethod.HEAD.equals(req.method());
         switch (path) {
-            case "/stats" -> send(ctx, req, HttpResponseStatus.OK, "application/json",
-                    JSON.writeValueAsString(stats.snapshot(store)) + "\n", keepAlive);
-            case "/metrics" -> send(ctx, req, HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE,
-                    PrometheusText.render(stats.snapshot(store)), keepAlive);
+            case "/stats" -> snapshot(ctx, head, keepAlive, "application/json",
+                    s -> JSON.writeValueAsString(s) + "\n");
+            case "/metrics" -> snapshot(ctx, head, keepAlive, PrometheusText.CONTENT_TYPE, PrometheusText::render);
             case "/health" -> send(ctx, req, HttpResponseStatus.OK, "text/plain", "ok\n", keepAlive);
             default -> send(ctx, req, HttpResponseStatus.NOT_FOUND, "text/plain",
                     "unknown admin path " + path + "; try /stats, /metrics or /health\n", keepAlive);
         }
     }
 
+    private interface Render {
+        String apply(CacheStats.Snapshot s) throws JsonProcessingException;
+    }
+
+    /** Takes a snapshot on {@code snapshots}, then answers with its rendering on the connection's loop. */
+    private void snapshot(ChannelHandlerContext ctx, boolean head, boolean keepAlive, String contentType, Render render) {
+        snapshots.execute(() -> {
+            String body;
+            HttpResponseStatus status = HttpResponseStatus.OK;
+            try {
+                body = render.apply(stats.snapshot(store));
+            } catch (JsonProcessingException | RuntimeException e) {
+                status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
+                body = "cannot read the figures: " + e + "\n";
+            }
+            HttpResponseStatus st = status;
+            String b = body;
+            ctx.executor().execute(() -> send(ctx, head, st, contentType, b, keepAlive));
+        });
+    }
+
     private static void send(ChannelHandlerContext ctx, FullHttpRequest req, HttpResponseStatus status,
                              String contentType, String body, boolean keepAlive) {
-        ByteBuf content = HttpMethod.HEAD.equals(req.method())
+        send(ctx, HttpMethod.HEAD.equals(req.method()), status, contentType, body, keepAlive);
+    }
+
+    private static void send(ChannelHandlerContext ctx, boolean head, HttpResponseStatus status,
+                             String contentType, String body, boolean keepAlive) {
+        ByteBuf content = head
                 ? Unpooled.EMPTY_BUFFER : Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
         FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
         resp.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);

@@ -57,6 +57,7 @@ public final class CacheStats {
     private final LongAdder truncatedResponses = new LongAdder();
     private final LongAdder openConnections = new LongAdder();
     private final LongAdder acceptedConnections = new LongAdder();
+    private final Map<String, java.util.function.LongSupplier> gauges = new java.util.concurrent.ConcurrentHashMap<>();
     private final PhaseTimes phases = new PhaseTimes();
 
     private static LongAdder[] newAdders(int n) {
@@ -130,6 +131,15 @@ public final class CacheStats {
         openConnections.decrement();
     }
 
+    /**
+     * Registers a gauge read at each snapshot (the server's own figures: its store executor's
+     * queue, its loops' write turns), shown under {@code gauges} in /stats and as
+     * {@code edgelab_cache_<name>} in /metrics. Thread-safe.
+     */
+    public void gauge(String name, java.util.function.LongSupplier value) {
+        gauges.put(name, value);
+    }
+
     /** Returns the server-side phase timings (time to first write of hits and misses, and a miss's parts). */
     public PhaseTimes phases() {
         return phases;
@@ -159,7 +169,13 @@ public final class CacheStats {
                 count(Result.HIT_COALESCED), revalidations.sum(), count(Result.HIT_STALE), originRequests.sum(),
                 originErrors.sum(), bytesFromCache.sum(), bytesFromOrigin.sum(), bytesToClients.sum(),
                 storeRefusals.sum(), truncatedResponses.sum(), openConnections.sum(), acceptedConnections.sum(),
-                results, classes, phases.summaries(), store.engineName(), store.usage(), store.stats());
+                results, classes, phases.summaries(), store.engineName(), store.usage(), store.stats(), gaugeValues());
+    }
+
+    private Map<String, Long> gaugeValues() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        gauges.forEach((name, value) -> out.put(name, value.getAsLong()));
+        return out;
     }
 
     /** A point-in-time copy of every counter, serialised as the admin {@code /stats} JSON. Immutable. */
@@ -185,6 +201,7 @@ public final class CacheStats {
             Map<String, PhaseTimes.Summary> phaseMillis,
             String engine,
             StoreUsage storeUsage,
-            StoreStats storeStats) {
+            StoreStats storeStats,
+            Map<String, Long> gauges) {
     }
 }

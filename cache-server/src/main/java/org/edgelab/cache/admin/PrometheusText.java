@@ -57,6 +57,9 @@ public final class PrometheusText {
             b.append("edgelab_cache_phase_seconds_count{phase=\"").append(e.getKey()).append("\"} ")
                     .append(p.count()).append('\n');
         }
+        for (Map.Entry<String, Long> e : s.gauges().entrySet()) {
+            simple(b, "edgelab_cache_" + e.getKey(), "gauge", "A server figure (see CacheStats.gauge).", e.getValue());
+        }
         simple(b, "edgelab_store_capacity_bytes", "gauge", "Store capacity.", s.storeUsage().capacityBytes());
         simple(b, "edgelab_store_used_bytes", "gauge", "Store bytes in use.", s.storeUsage().usedBytes());
         simple(b, "edgelab_store_objects", "gauge", "Objects in the store.", s.storeUsage().objectCount());

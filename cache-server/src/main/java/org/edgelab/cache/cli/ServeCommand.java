@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
+import org.edgelab.cache.store.StoreExecutor;
 import org.edgelab.commandline.CommandLines;
 import org.edgelab.commandline.Converters;
 import org.edgelab.storage.api.EngineSettings;
@@ -94,12 +95,15 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Most ranges served in one multipart/byteranges response; more are answered with the whole object (default: ${DEFAULT-VALUE}).")
     private int maxRanges;
 
-    @Option(names = "--turn-budget", paramLabel = "SIZE", defaultValue = "2MiB", converter = Converters.Bytes.class,
-            description = "Body bytes one response may write per event-loop turn before the loop's other connections "
-                    + "get theirs, like nginx's sendfile_max_chunk; smaller cuts first-byte latency under load "
-                    + "and costs throughput at 1 MB objects "
-                    + "(default: ${DEFAULT-VALUE}).")
-    private long turnBudget;
+    @Option(names = "--store-threads", paramLabel = "N", defaultValue = "" + StoreExecutor.DEFAULT_THREADS,
+            description = "Threads that make the store's blocking calls (lookups, reads, writes, commits of disk "
+                    + "engines), like nginx's thread_pool; no event loop waits on storage (default: ${DEFAULT-VALUE}).")
+    private int storeThreads;
+
+    @Option(names = "--store-queue", paramLabel = "N", defaultValue = "" + StoreExecutor.DEFAULT_QUEUE,
+            description = "Store calls that may wait for a thread; past that a connection waits its turn "
+                    + "(back-pressure, never an unbounded queue) (default: ${DEFAULT-VALUE}).")
+    private int storeQueue;
 
     private final EmbeddedOrigin embeddedOrigin;
 
@@ -216,7 +220,8 @@ public final class ServeCommand implements Callable<Integer> {
                     .requestHeaderTimeout(headerTimeout)
                     .originResponseTimeout(originTimeout)
                     .maxRanges(maxRanges)
-                    .turnWriteBudget((int) Math.min(Integer.MAX_VALUE, turnBudget))
+                    .storeThreads(storeThreads)
+                    .storeQueue(storeQueue)
                     .build(), store);
         } catch (Exception e) {
             store.close();

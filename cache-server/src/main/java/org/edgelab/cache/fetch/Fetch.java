@@ -3,7 +3,6 @@ package org.edgelab.cache.fetch;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
@@ -11,9 +10,12 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
 import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.http.CacheControl;
 import org.edgelab.cache.http.Freshness;
@@ -24,12 +26,13 @@ import org.edgelab.cache.http.VaryKeys;
 import org.edgelab.cache.origin.OriginException;
 import org.edgelab.cache.origin.OriginExchange;
 import org.edgelab.cache.origin.OriginResponseListener;
+import org.edgelab.cache.store.LoopStore;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.HeaderField;
 import org.edgelab.storage.api.ObjectMetadata;
-import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageFullException;
+import org.edgelab.storage.api.StoreCall;
 import org.edgelab.storage.api.StoredObject;
 
 /**
@@ -40,17 +43,29 @@ import org.edgelab.storage.api.StoredObject;
  * when it is complete and matches its Content-Length; any failure aborts the write, which ends the
  * followers' reads with an error so that no client sees a truncated body as complete.
  *
- * <p>Thread-safety: origin callbacks run on the origin connection's event loop; {@link #join} may be
- * called from any loop; shared state is guarded by this object's monitor, and waiter callbacks are
- * made outside it.
+ * <p>Store calls are made in order, one at a time ({@link Lane}): on the store's executor when the
+ * engine declares them blocking, continuing on the origin loop. While the write of the object is
+ * opening, or more than {@link #WRITE_AHEAD} bytes wait to be written, the origin is not read.
+ *
+ * <p>Thread-safety: origin callbacks and store continuations run on the origin connection's event
+ * loop; {@link #join} may be called from any loop; shared state is guarded by this object's
+ * monitor, and waiter callbacks are made outside it.
  */
 public final class Fetch implements OriginResponseListener {
 
     private static final System.Logger LOG = System.getLogger(Fetch.class.getName());
 
-    private enum State { AWAITING_HEADERS, STORING, DONE }
+    /**
+     * Body bytes received from the origin and not yet written to the store beyond which the origin
+     * is no longer read: four 256 KiB pieces, so an executor that falls behind holds at most this
+     * much per fill in memory.
+     */
+    static final long WRITE_AHEAD = 1L << 20;
+
+    private enum State { AWAITING_HEADERS, OPENING, STORING, DONE }
 
     private final FetchRegistry registry;
+    private final LoopStore store;
     private final CacheKey registryKey;
     private final CacheKey primaryKey;
     private final HttpRequest initiatorRequest;
@@ -60,6 +75,10 @@ public final class Fetch implements OriginResponseListener {
     private final long requestTimeMillis = System.currentTimeMillis();
     private final long startNanos = System.nanoTime();
     private final EventLoop originLoop;
+    private final Lane lane = new Lane();
+    /** Completes when this fill is over, stored or not (see {@link FetchWaiter#stored}). */
+    private final java.util.concurrent.CompletableFuture<Void> settled = new java.util.concurrent.CompletableFuture<>();
+    private volatile boolean committed;
 
     private State state = State.AWAITING_HEADERS;
     private ObjectWriter writer;
@@ -69,17 +88,26 @@ public final class Fetch implements OriginResponseListener {
     private OriginResponseListener passThrough;
     private boolean sharedBody;
     private OriginExchange exchange;
+    /** Body pieces that arrived while the write was opening (origin loop only). */
+    private final ArrayDeque<HttpContent> early = new ArrayDeque<>();
+    private boolean originPaused;
 
     Fetch(FetchRegistry registry, CacheKey registryKey, CacheKey primaryKey, HttpRequest initiatorRequest,
           ObjectMetadata stale, CacheKey staleKey, FetchWaiter initiator, EventLoop originLoop) {
         this.originLoop = originLoop;
         this.registry = registry;
+        this.store = registry.store();
         this.registryKey = registryKey;
         this.primaryKey = primaryKey;
         this.initiatorRequest = initiatorRequest;
         this.stale = stale;
         this.staleKey = staleKey;
         this.waiters.add(initiator);
+    }
+
+    /** Returns the primary key of the request that started this fetch. */
+    CacheKey primaryKey() {
+        return primaryKey;
     }
 
     /** Returns the key this fetch is registered under (null when it is not shared). */
@@ -92,38 +120,48 @@ public final class Fetch implements OriginResponseListener {
      * response being stored is another variant), and the caller must go its own way.
      */
     boolean join(FetchWaiter waiter) {
-        StoredObject follower;
+        ObjectWriter w;
         synchronized (this) {
             switch (state) {
-                case AWAITING_HEADERS -> {
+                case AWAITING_HEADERS, OPENING -> {
                     waiters.add(waiter);
                     return true;
                 }
                 case STORING -> {
-                    if (!sameVariant(waiter)) {
+                    if (!sameVariant(varyFields, waiter)) {
                         return false;
                     }
-                    follower = writer.follow();
+                    w = writer;
                 }
                 default -> {
                     return false;
                 }
             }
         }
-        waiter.stored(follower, FetchWaiter.Role.COALESCED);
+        follow(w, waiter, FetchWaiter.Role.COALESCED);
         return true;
     }
 
-    private boolean sameVariant(FetchWaiter w) {
-        return sameVariant(varyFields, w);
+    /** Opens a follower for {@code waiter} (where following may block) and hands it over. */
+    private void follow(ObjectWriter w, FetchWaiter waiter, FetchWaiter.Role role) {
+        store.call(StoreCall.FOLLOW, originLoop, w::follow, (follower, err) -> {
+            if (err == null) {
+                waiter.stored(follower, role, settled);
+            } else if (committed) {
+                waiter.storedAlready(role); // the follow came after the commit: the object is there
+            } else {
+                LOG.log(System.Logger.Level.DEBUG, "cannot follow the write of {0}: {1}", w.key(), err.toString());
+                waiter.retryAlone();
+            }
+        });
     }
 
     private boolean sameVariant(List<String> fields, FetchWaiter w) {
         if (fields.isEmpty()) {
             return true;
         }
-        HttpHeaders mine = initiatorRequest.headers();
-        return VaryKeys.secondaryKey(fields, mine).equals(VaryKeys.secondaryKey(fields, w.requestHeaders()));
+        return VariantLookup.keyFor(primaryKey, fields, initiatorRequest.headers())
+                .equals(VariantLookup.keyFor(primaryKey, fields, w.requestHeaders()));
     }
 
     @Override
@@ -146,60 +184,78 @@ public final class Fetch implements OriginResponseListener {
         }
         Storability.Decision decision = Storability.decide(HttpMethod.GET, initiatorRequest.headers(), status, headers);
         boolean framed = HttpUtil.isContentLengthSet(response) || HttpUtil.isTransferEncodingChunked(response);
-        Optional<CacheKey> storeKey = Optional.empty();
         List<String> vary = VaryKeys.varyFields(headers).orElse(List.of());
-        if (decision.storable() && framed) {
-            storeKey = vary.isEmpty() ? Optional.of(primaryKey)
-                    : VariantMarkers.variantKey(primaryKey, VaryKeys.secondaryKey(vary, initiatorRequest.headers()));
-        }
-        if (storeKey.isPresent()) {
-            List<HeaderField> stored = HopByHop.storedHeaders(headers);
-            long length = HttpUtil.getContentLength(response, ObjectMetadata.UNKNOWN_LENGTH);
-            long expiresAt = Freshness.expiresAtMillis(status, stored, requestTimeMillis, responseTime);
-            ObjectMetadata meta = new ObjectMetadata(status, stored, length, requestTimeMillis, responseTime, expiresAt);
-            try {
-                if (!vary.isEmpty()) {
-                    writeMarker(vary, responseTime);
-                }
-                ObjectWriter w = registry.store().begin(storeKey.get(), meta);
-                startStoring(w, meta, length, vary);
-                return;
-            } catch (StorageFullException full) {
-                registry.stats().storeRefusal();
-                LOG.log(System.Logger.Level.DEBUG, "store refused {0}: {1}", storeKey.get(), full.getMessage());
-            } catch (IOException | RuntimeException e) {
-                registry.stats().storeRefusal();
-                LOG.log(System.Logger.Level.WARNING, "cannot store " + storeKey.get(), e);
-            }
-            // Shareable but refused by the store: stream it to every client of the same variant.
+        Optional<CacheKey> storeKey = decision.storable() && framed
+                ? VariantLookup.keyFor(primaryKey, vary, initiatorRequest.headers()) : Optional.empty();
+        if (storeKey.isEmpty()) {
+            // Not stored: the initiator gets the response directly, the others fetch on their own.
             List<WaiterRole> all = finishWithoutBody();
-            List<FetchWaiter> same = new ArrayList<>();
-            for (int i = 0; i < all.size(); i++) {
-                if (i == 0 || sameVariant(vary, all.get(i).waiter)) {
-                    same.add(all.get(i).waiter);
-                } else {
-                    all.get(i).waiter.retryAlone();
-                }
+            FetchWaiter initiator = all.get(0).waiter;
+            for (int i = 1; i < all.size(); i++) {
+                all.get(i).waiter.retryAlone();
             }
-            SharedPassThrough shared = new SharedPassThrough(originLoop, exchange, same.size());
-            shared.attach(same, response);
-            passThrough = shared;
-            sharedBody = true;
+            passThrough = initiator.passThrough(response, exchange, false);
             return;
         }
-        // Not stored: the initiator gets the response directly, the others fetch on their own.
-        List<WaiterRole> all = finishWithoutBody();
-        FetchWaiter initiator = all.get(0).waiter;
-        for (int i = 1; i < all.size(); i++) {
-            all.get(i).waiter.retryAlone();
+        List<HeaderField> stored = HopByHop.storedHeaders(headers);
+        long length = HttpUtil.getContentLength(response, ObjectMetadata.UNKNOWN_LENGTH);
+        long expiresAt = Freshness.expiresAtMillis(status, stored, requestTimeMillis, responseTime);
+        ObjectMetadata meta = new ObjectMetadata(status, stored, length, requestTimeMillis, responseTime, expiresAt);
+        CacheKey key = storeKey.get();
+        synchronized (this) {
+            state = State.OPENING;
         }
-        passThrough = initiator.passThrough(response, exchange, false);
+        lane.submit(StoreCall.BEGIN, StoreCall.COMMIT, 0, () -> {
+            if (!vary.isEmpty()) {
+                writeMarker(vary, responseTime);
+            }
+            return store.store().begin(key, meta);
+        }, (w, err) -> {
+            if (err != null) {
+                refused(key, err, response, vary);
+            } else {
+                startStoring(w, meta, length, vary);
+            }
+        }, null);
+        synchronized (this) {
+            if (state == State.OPENING) {
+                pauseOrigin(true); // the write opens on the executor: read no body meanwhile
+            }
+        }
     }
 
     private void writeMarker(List<String> vary, long now) throws IOException {
-        try (ObjectWriter m = registry.store().begin(primaryKey, VariantMarkers.marker(vary, now))) {
+        try (ObjectWriter m = store.store().begin(primaryKey, VariantMarkers.marker(vary, now))) {
             m.commit();
         }
+    }
+
+    /** The store would not take the response: stream it to every client of the same variant. */
+    private void refused(CacheKey key, Throwable err, HttpResponse response, List<String> vary) {
+        registry.stats().storeRefusal();
+        if (err instanceof StorageFullException) {
+            LOG.log(System.Logger.Level.DEBUG, "store refused {0}: {1}", key, err.getMessage());
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "cannot store " + key, err);
+        }
+        List<WaiterRole> all = finishWithoutBody();
+        List<FetchWaiter> same = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (i == 0 || sameVariant(vary, all.get(i).waiter)) {
+                same.add(all.get(i).waiter);
+            } else {
+                all.get(i).waiter.retryAlone();
+            }
+        }
+        SharedPassThrough shared = new SharedPassThrough(originLoop, exchange, same.size());
+        shared.attach(same, response);
+        passThrough = shared;
+        sharedBody = true;
+        HttpContent c;
+        while ((c = early.pollFirst()) != null) {
+            onContent(c, c instanceof io.netty.handler.codec.http.LastHttpContent);
+        }
+        pauseOrigin(false);
     }
 
     private void startStoring(ObjectWriter w, ObjectMetadata meta, long length, List<String> vary) {
@@ -213,9 +269,8 @@ public final class Fetch implements OriginResponseListener {
             state = State.STORING;
             for (int i = 0; i < waiters.size(); i++) {
                 FetchWaiter fw = waiters.get(i);
-                if (i == 0 || sameVariant(fw)) {
-                    attached.add(new WaiterRole(fw, i == 0 ? FetchWaiter.Role.INITIATOR : FetchWaiter.Role.COALESCED,
-                            w.follow()));
+                if (i == 0 || sameVariant(vary, fw)) {
+                    attached.add(new WaiterRole(fw, i == 0 ? FetchWaiter.Role.INITIATOR : FetchWaiter.Role.COALESCED));
                 } else {
                     others.add(fw);
                 }
@@ -223,22 +278,30 @@ public final class Fetch implements OriginResponseListener {
             waiters.clear();
         }
         for (WaiterRole wr : attached) {
-            wr.waiter.stored(wr.follower, wr.role);
+            follow(w, wr.waiter, wr.role);
         }
         others.forEach(FetchWaiter::retryAlone);
+        HttpContent c;
+        while ((c = early.pollFirst()) != null) {
+            store(c, c instanceof io.netty.handler.codec.http.LastHttpContent);
+        }
+        if (state == State.STORING) {
+            pauseOrigin(lane.queuedBytes > WRITE_AHEAD);
+        }
     }
 
     private void refreshStale(HttpHeaders notModified, long responseTime) {
         List<HeaderField> merged = StoredConditionals.mergeNotModified(stale.headers(), notModified);
         long expiresAt = Freshness.expiresAtMillis(stale.status(), merged, requestTimeMillis, responseTime);
-        try {
-            registry.store().updateMetadata(staleKey, stale.refreshed(merged, requestTimeMillis, responseTime, expiresAt));
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot refresh the headers of " + staleKey, e);
-        }
-        for (WaiterRole wr : finishWithoutBody()) {
-            wr.waiter.revalidated(wr.role);
-        }
+        ObjectMetadata refreshed = stale.refreshed(merged, requestTimeMillis, responseTime, expiresAt);
+        lane.submit(StoreCall.UPDATE_METADATA, 0, () -> store.store().updateMetadata(staleKey, refreshed), (ok, err) -> {
+            if (err != null) {
+                LOG.log(System.Logger.Level.WARNING, "cannot refresh the headers of " + staleKey, err);
+            }
+            for (WaiterRole wr : finishWithoutBody()) {
+                wr.waiter.revalidated(wr.role);
+            }
+        });
     }
 
     private boolean mayServeStale() {
@@ -255,74 +318,121 @@ public final class Fetch implements OriginResponseListener {
             passThrough.onContent(content, last);
             return;
         }
-        ObjectWriter w;
+        State s;
         synchronized (this) {
-            w = state == State.STORING ? writer : null;
+            s = state;
         }
-        if (w == null) {
-            content.release();
-            return;
+        switch (s) {
+            case OPENING -> early.addLast(content);
+            case STORING -> store(content, last);
+            default -> content.release();
         }
-        try {
-            ByteBuf buf = content.content();
-            int n = buf.readableBytes();
-            if (n > 0) {
-                registry.stats().bytesFromOrigin(n);
-                if (buf.nioBufferCount() == 1) {
-                    w.write(buf.nioBuffer());
-                } else {
-                    for (ByteBuffer b : buf.nioBuffers()) {
-                        w.write(b);
+    }
+
+    /** Queues one body piece for the store (and the commit after the last one). */
+    private void store(HttpContent content, boolean last) {
+        ByteBuf buf = content.content();
+        int n = buf.readableBytes();
+        if (n > 0) {
+            registry.stats().bytesFromOrigin(n);
+            ObjectWriter w = writer;
+            lane.submit(StoreCall.WRITE, StoreCall.WRITE, n, () -> {
+                try {
+                    if (buf.nioBufferCount() == 1) {
+                        w.write(buf.nioBuffer());
+                    } else {
+                        for (ByteBuffer b : buf.nioBuffers()) {
+                            w.write(b);
+                        }
                     }
+                } finally {
+                    content.release();
                 }
-            }
-        } catch (IOException | RuntimeException e) {
+                return null;
+            }, (ok, err) -> {
+                if (err != null) {
+                    storeFailed(err);
+                } else {
+                    pauseOrigin(lane.queuedBytes > WRITE_AHEAD);
+                }
+            }, content::release);
+            pauseOrigin(lane.queuedBytes > WRITE_AHEAD);
+        } else {
             content.release();
-            if (e instanceof StorageFullException) {
-                registry.stats().storeRefusal();
-            }
-            LOG.log(System.Logger.Level.DEBUG, "store write of {0} failed: {1}", w.key(), e.toString());
-            abortStoring();
-            exchange.abort();
-            return;
         }
-        content.release();
         if (last) {
             finishStoring();
         }
     }
 
-    private void finishStoring() {
-        ObjectWriter w;
-        synchronized (this) {
-            w = writer;
-            state = State.DONE;
+    private void pauseOrigin(boolean pause) {
+        if (pause != originPaused && exchange != null) {
+            originPaused = pause;
+            exchange.setReading(!pause);
         }
-        try {
+    }
+
+    private void finishStoring() {
+        ObjectWriter w = writer;
+        ObjectMetadata meta = metadata;
+        lane.submit(StoreCall.COMMIT, StoreCall.ABORT, 0, () -> {
             long written = w.written();
             if (expectedLength >= 0 && written != expectedLength) {
                 LOG.log(System.Logger.Level.WARNING, "origin sent {0} bytes of {1} for {2}: not stored",
                         written, expectedLength, w.key());
                 w.abort();
             } else {
-                w.commit(metadata.withLength(written));
+                try {
+                    w.commit(meta.withLength(written));
+                } catch (IOException | RuntimeException e) {
+                    w.abort();
+                    throw e;
+                }
             }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "commit of " + w.key() + " failed", e);
-            w.abort();
-        } finally {
-            registry.finished(this);
+            return null;
+        }, (ok, err) -> {
+            if (err != null) {
+                LOG.log(System.Logger.Level.WARNING, "commit of " + w.key() + " failed", err);
+            } else {
+                committed = true;
+            }
+            synchronized (this) {
+                state = State.DONE;
+            }
+            finished();
+        }, null);
+    }
+
+    /**
+     * A store call failed mid-object: the write is aborted (its followers' reads fail, so no client
+     * takes a cut body for a whole one) and the origin response is dropped.
+     */
+    private void storeFailed(Throwable e) {
+        State s;
+        synchronized (this) {
+            s = state;
+            state = State.DONE;
+        }
+        if (s != State.STORING) {
+            return;
+        }
+        if (e instanceof StorageFullException) {
+            registry.stats().storeRefusal();
+        }
+        LOG.log(System.Logger.Level.DEBUG, "store write of {0} failed: {1}", writer.key(), e.toString());
+        abortStoring();
+        if (exchange != null) {
+            exchange.abort();
         }
     }
 
     private void abortStoring() {
-        ObjectWriter w;
-        synchronized (this) {
-            w = writer;
-            state = State.DONE;
-        }
-        w.abort();
-        registry.finished(this);
+        ObjectWriter w = writer;
+        lane.discardQueued();
+        lane.submit(StoreCall.ABORT, 0, () -> {
+            w.abort();
+            return null;
+        }, (ok, err) -> finished());
     }
 
     @Override
@@ -336,8 +446,29 @@ public final class Fetch implements OriginResponseListener {
         synchronized (this) {
             s = state;
         }
+        if (s == State.OPENING) {
+            // The write is being opened: once it is, it is aborted (a later store call sees DONE).
+            HttpContent c;
+            while ((c = early.pollFirst()) != null) {
+                c.release();
+            }
+            synchronized (this) {
+                state = State.DONE;
+            }
+            lane.afterAll(() -> {
+                if (writer != null) {
+                    abortStoring();
+                } else {
+                    finished();
+                }
+            });
+            return;
+        }
         if (s == State.STORING) {
             LOG.log(System.Logger.Level.DEBUG, "origin failed mid-body: {0}", cause.getMessage());
+            synchronized (this) {
+                state = State.DONE;
+            }
             abortStoring();
             return;
         }
@@ -362,14 +493,78 @@ public final class Fetch implements OriginResponseListener {
             state = State.DONE;
             for (int i = 0; i < waiters.size(); i++) {
                 out.add(new WaiterRole(waiters.get(i),
-                        i == 0 ? FetchWaiter.Role.INITIATOR : FetchWaiter.Role.COALESCED, null));
+                        i == 0 ? FetchWaiter.Role.INITIATOR : FetchWaiter.Role.COALESCED));
             }
             waiters.clear();
         }
-        registry.finished(this);
+        finished();
         return out;
     }
 
-    private record WaiterRole(FetchWaiter waiter, FetchWaiter.Role role, StoredObject follower) {
+    /** The fill is over: forgotten by the registry, and the followers' responses may end. */
+    private void finished() {
+        registry.finished(this);
+        settled.complete(null);
+    }
+
+    private record WaiterRole(FetchWaiter waiter, FetchWaiter.Role role) {
+    }
+
+    /**
+     * This fill's store calls, made one at a time in the order they were submitted: each runs where
+     * the engine allows ({@link LoopStore}) and continues on the origin loop, where the next one is
+     * started. Confined to the origin loop.
+     */
+    private final class Lane {
+        private final ArrayDeque<Op> ops = new ArrayDeque<>();
+        private boolean running;
+        long queuedBytes;
+
+        private record Op(StoreCall call, StoreCall alsoCall, long bytes, Callable<Object> body,
+                          BiConsumer<Object, Throwable> then, Runnable discard) {
+        }
+
+        <T> void submit(StoreCall call, long bytes, Callable<T> body, BiConsumer<? super T, Throwable> then) {
+            submit(call, call, bytes, body, then, null);
+        }
+
+        @SuppressWarnings("unchecked")
+        <T> void submit(StoreCall call, StoreCall alsoCall, long bytes, Callable<T> body,
+                        BiConsumer<? super T, Throwable> then, Runnable discard) {
+            ops.addLast(new Op(call, alsoCall, bytes, (Callable<Object>) body,
+                    (BiConsumer<Object, Throwable>) then, discard));
+            queuedBytes += bytes;
+            next();
+        }
+
+        /** Runs {@code r} on the origin loop once every call submitted so far has finished. */
+        void afterAll(Runnable r) {
+            submit(StoreCall.RELEASE, 0, () -> null, (ok, err) -> r.run());
+        }
+
+        /** Drops the writes not started yet (their pieces are released). */
+        void discardQueued() {
+            ops.removeIf(op -> {
+                if (op.discard == null) {
+                    return false;
+                }
+                queuedBytes -= op.bytes;
+                op.discard.run();
+                return true;
+            });
+        }
+
+        private void next() {
+            while (!running && !ops.isEmpty()) {
+                Op op = ops.pollFirst();
+                running = true;
+                store.call(op.call, op.alsoCall, originLoop, op.body, (result, err) -> {
+                    queuedBytes -= op.bytes;
+                    running = false;
+                    op.then.accept(result, err);
+                    next();
+                });
+            }
+        }
     }
 }

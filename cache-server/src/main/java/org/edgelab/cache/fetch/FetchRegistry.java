@@ -3,13 +3,14 @@ package org.edgelab.cache.fetch;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpRequest;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.http.StoredConditionals;
 import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.cache.origin.OriginRequests;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
-import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.cache.store.LoopStore;
 
 /**
  * The fetches in flight, by cache key: the first client to miss (or to find a stale object) starts
@@ -18,21 +19,24 @@ import org.edgelab.storage.api.ObjectStore;
  */
 public final class FetchRegistry {
 
+    private static final int STRIPES = 1024;
+
     private final ConcurrentHashMap<CacheKey, Fetch> inFlight = new ConcurrentHashMap<>();
-    private final ObjectStore store;
+    private final AtomicLongArray finishedMarks = new AtomicLongArray(STRIPES);
+    private final LoopStore store;
     private final OriginClient origin;
     private final CacheStats stats;
     private final String originAuthority;
 
     /** Creates a registry that fills {@code store} from {@code origin}. */
-    public FetchRegistry(ObjectStore store, OriginClient origin, CacheStats stats, String originAuthority) {
+    public FetchRegistry(LoopStore store, OriginClient origin, CacheStats stats, String originAuthority) {
         this.store = store;
         this.origin = origin;
         this.stats = stats;
         this.originAuthority = originAuthority;
     }
 
-    ObjectStore store() {
+    LoopStore store() {
         return store;
     }
 
@@ -40,30 +44,57 @@ public final class FetchRegistry {
         return stats;
     }
 
+    /** What {@link #joinOrStart} did. */
+    public enum Joined {
+        /** The waiter joined a fetch in flight. */
+        JOINED,
+        /** The waiter started a fetch. */
+        STARTED,
+        /** A fetch of the key finished after the caller's lookup began: look up again (it may be stored now). */
+        LOOK_AGAIN
+    }
+
+    /**
+     * Returns a mark to take before looking {@code primaryKey} up, for {@link #joinOrStart}: it
+     * changes whenever a fetch under that primary key finishes (striped, so rarely for another key).
+     */
+    public long mark(CacheKey primaryKey) {
+        return finishedMarks.get(stripe(primaryKey));
+    }
+
+    private static int stripe(CacheKey key) {
+        return (key.hashCode() & 0x7fffffff) % STRIPES;
+    }
+
     /**
      * Joins the fetch in flight for {@code key}, or starts one on {@code loop} (which must be the
      * caller's). {@code stale} is the metadata of the stale object stored under {@code key} to
-     * revalidate, or null. Returns whether the waiter joined another client's fetch.
+     * revalidate, or null. {@code mark} is {@link #mark} as taken before the caller's lookup: when
+     * no fetch is in flight but one finished since, the answer is {@link Joined#LOOK_AGAIN}, because
+     * the lookup (made off the loop) may have missed an object committed meanwhile.
      */
-    public boolean joinOrStart(EventLoop loop, CacheKey key, CacheKey primaryKey, HttpRequest request,
-                               ObjectMetadata stale, FetchWaiter waiter) {
+    public Joined joinOrStart(EventLoop loop, CacheKey key, CacheKey primaryKey, HttpRequest request,
+                              ObjectMetadata stale, FetchWaiter waiter, long mark) {
         for (int attempt = 0; attempt < 3; attempt++) {
             Fetch existing = inFlight.get(key);
             if (existing != null) {
                 if (existing.join(waiter)) {
-                    return true;
+                    return Joined.JOINED;
                 }
                 inFlight.remove(key, existing);
                 continue;
             }
+            if (mark(primaryKey) != mark) {
+                return Joined.LOOK_AGAIN;
+            }
             Fetch fresh = new Fetch(this, key, primaryKey, request, stale, key, waiter, loop);
             if (inFlight.putIfAbsent(key, fresh) == null) {
                 send(loop, fresh, request, stale);
-                return false;
+                return Joined.STARTED;
             }
         }
         startAlone(loop, primaryKey, request, stale, key, waiter);
-        return false;
+        return Joined.STARTED;
     }
 
     /**
@@ -85,8 +116,12 @@ public final class FetchRegistry {
                 stale == null ? null : StoredConditionals.revalidationHeaders(stale)), null, fetch);
     }
 
-    /** Forgets a fetch that is over (its object committed, aborted or not stored). */
+    /**
+     * Forgets a fetch that is over (its object committed, aborted or not stored). The mark moves
+     * first, so a caller that sees the fetch gone also sees the new mark.
+     */
     void finished(Fetch fetch) {
+        finishedMarks.incrementAndGet(stripe(fetch.primaryKey()));
         if (fetch.registryKey() != null) {
             inFlight.remove(fetch.registryKey(), fetch);
         }

@@ -4,6 +4,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import org.edgelab.cache.origin.OriginExchange;
 import org.edgelab.cache.origin.OriginResponseListener;
+import java.util.concurrent.CompletionStage;
 import org.edgelab.storage.api.StoredObject;
 
 /**
@@ -24,8 +25,15 @@ public interface FetchWaiter {
     /** The request headers, to check that a Vary response selects this waiter's variant. */
     HttpHeaders requestHeaders();
 
-    /** The response is being stored: serve it by following the in-progress write. Owns {@code follower}. */
-    void stored(StoredObject follower, Role role);
+    /**
+     * The response is being stored: serve it by following the in-progress write. Owns
+     * {@code follower}. {@code settled} completes when the fill is over (committed, or aborted): a
+     * response from a follower ends only then, so the client's next request finds the object stored.
+     */
+    void stored(StoredObject follower, Role role, CompletionStage<Void> settled);
+
+    /** The response was stored before this waiter could follow its write: serve it from the store. */
+    void storedAlready(Role role);
 
     /** The origin confirmed the stale object (304) and its headers were refreshed: serve it from the store. */
     void revalidated(Role role);

@@ -9,18 +9,22 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.function.LongConsumer;
-import org.edgelab.transport.LoopTurns;
+import org.edgelab.cache.store.LoopStore;
 import org.edgelab.storage.api.FileSlice;
+import org.edgelab.storage.api.StoreCall;
 import org.edgelab.storage.api.StoredObject;
 
 /**
  * Sends byte ranges of a stored object (committed, or still being written and followed) to a client
- * channel at the client's pace: it writes while the channel is writable, resumes on writability,
- * and waits for bytes not written yet ({@link StoredObject#awaitLength}). Chunks go out zero-copy
- * where the engine allows: a file slice as a sendfile region, memory as a wrapped view, otherwise
- * a pooled buffer filled by {@link StoredObject#read}. The object must stay open until
- * {@code onDone} runs (views reference engine memory until written). Confined to the channel's event loop.
+ * channel at the client's pace, in the slices its loop's {@link WriteScheduler} gives it: it writes
+ * while the channel is writable, waits for writability and for bytes not written yet
+ * ({@link StoredObject#awaitLength}). Chunks go out zero-copy where the engine allows it on the
+ * loop: a file slice as a sendfile region, memory as a wrapped view, otherwise a pooled buffer
+ * filled by {@link StoredObject#read} on the loop when reads never block, else read ahead on the
+ * store's executor ({@link BodyReadAhead}). The object must stay open until {@code onDone} runs.
+ * Confined to the channel's event loop.
  */
 final class BodyStreamer {
 
@@ -28,25 +32,13 @@ final class BodyStreamer {
     record Part(ByteBuf prefix, long start, long end) {
     }
 
-    /** Told once when the body was fully written (true) or abandoned (false). */
+    /** Told once when the body was fully written (true) or abandoned (false), when nothing reads the object any more. */
     interface Completion {
         void done(boolean complete);
     }
 
     static final int MAX_ZERO_COPY_CHUNK = 1 << 20;
     static final int COPY_CHUNK = 64 << 10;
-    /**
-     * Default bytes one response may write in one event-loop turn before it yields to the other
-     * connections of its loop (like nginx's sendfile_max_chunk): on loopback a fast reader keeps
-     * the channel writable, and without a cap one large response would run to its end while the
-     * loop's other responses wait. The pump then continues after the loop's next I/O poll
-     * ({@link LoopTurns}), so requests and origin bodies are read between turns. A turn lasts about
-     * (connections on the loop) x budget / (loop's write rate), and every read on the loop waits up to
-     * one turn, a miss several (origin connect, origin headers). 256 KiB cut 10 MB objects' TTFB p99
-     * 6x at the same req/s but cost 1 MB objects a quarter of their req/s, so the default stays 2 MiB
-     * (docs/BENCHMARKS.md, "How long an event-loop turn may write").
-     */
-    static final long DEFAULT_TURN_BUDGET = 2L << 20;
 
     private final Channel channel;
     private final StoredObject object;
@@ -54,66 +46,82 @@ final class BodyStreamer {
     private final ByteBuf trailer;
     private final LongConsumer bytesSent;
     private final Completion completion;
-    private final long turnBudget;
+    private final WriteScheduler scheduler;
+    private final LoopStore store;
+    private final CompletionStage<Void> settled;
+    private BodyReadAhead readAhead;
     private int partIndex;
     private boolean prefixSent;
     private long position;
     private boolean waiting;
     private boolean finished;
-    private boolean pumping;
-    private boolean repump;
-    private long turnBytes;
+    /** Whether the scheduler holds this body in its ready queue (the scheduler's field). */
+    boolean queued;
 
     BodyStreamer(Channel channel, StoredObject object, List<Part> parts, ByteBuf trailer, LongConsumer bytesSent,
-                 Completion completion) {
-        this(channel, object, parts, trailer, bytesSent, completion, DEFAULT_TURN_BUDGET);
+                 Completion completion, WriteScheduler scheduler, LoopStore store) {
+        this(channel, object, parts, trailer, bytesSent, completion, scheduler, store, null);
     }
 
+    /** {@code settled}: when not null, the body ends only once it completes (a follower's fill is over). */
     BodyStreamer(Channel channel, StoredObject object, List<Part> parts, ByteBuf trailer, LongConsumer bytesSent,
-                 Completion completion, long turnBudget) {
-        if (turnBudget <= 0) {
-            throw new IllegalArgumentException("turn budget must be positive, got " + turnBudget);
-        }
-        this.turnBudget = turnBudget;
+                 Completion completion, WriteScheduler scheduler, LoopStore store, CompletionStage<Void> settled) {
+        this.settled = settled;
         this.channel = channel;
         this.object = object;
         this.parts = parts;
         this.trailer = trailer;
         this.bytesSent = bytesSent;
         this.completion = completion;
+        this.scheduler = scheduler;
+        this.store = store;
         this.position = parts.isEmpty() ? 0 : parts.get(0).start();
     }
 
-    /**
-     * Writes as much as the channel takes now; call again when it becomes writable. Re-entrant
-     * calls (a write or flush firing a writability change) only ask the running pump to go on.
-     */
-    void pump() {
-        if (finished || waiting) {
-            return;
-        }
-        if (pumping) {
-            repump = true;
-            return;
-        }
-        pumping = true;
-        turnBytes = 0;
-        try {
-            do {
-                repump = false;
-                pumpOnce();
-            } while (repump && !finished && !waiting);
-        } finally {
-            pumping = false;
+    /** Starts the body after its head was written: now if the loop's turn has room, else in its turn. */
+    void start() {
+        scheduler.start(this);
+    }
+
+    /** Flushes what was written (the head) while the body waits for its turn. */
+    void flushHead() {
+        channel.flush();
+    }
+
+    /** Whether the body could write now (not done, not waiting for bytes, channel writable). */
+    boolean wantsToWrite() {
+        return !finished && !waiting && channel.isWritable();
+    }
+
+    /** The channel's writability changed: take a turn again if it can write. */
+    void writabilityChanged() {
+        if (wantsToWrite()) {
+            scheduler.ready(this);
         }
     }
 
-    private void pumpOnce() {
+    /** Writes up to about {@code max} body bytes (one chunk may run over) and flushes; returns the bytes written. */
+    long writeSlice(long max) {
+        long sent = 0;
         try {
-            while (channel.isWritable()) {
+            while (!finished && !waiting && channel.isWritable() && sent < max) {
                 if (partIndex == parts.size()) {
+                    if (!object.isComplete()) {
+                        // Every byte is out, but the fill is not committed: end the response only once it is,
+                        // so a client never takes a response for whole whose object the store then drops.
+                        awaitBytes(Long.MAX_VALUE);
+                        break;
+                    }
+                    if (settled != null && !settled.toCompletableFuture().isDone()) {
+                        waiting = true;
+                        settled.whenComplete((v, err) -> channel.eventLoop().execute(() -> {
+                            waiting = false;
+                            writabilityChanged();
+                        }));
+                        break;
+                    }
                     finishBody();
-                    return;
+                    break;
                 }
                 Part part = parts.get(partIndex);
                 if (!prefixSent) {
@@ -131,47 +139,45 @@ final class BodyStreamer {
                     continue;
                 }
                 if (position < available) {
-                    long written = writeChunk(position, Math.min(end, available) - position);
-                    position += written;
-                    turnBytes += written;
-                    if (turnBytes >= turnBudget) {
-                        yieldTurn();
-                        return;
+                    long written = writeChunk(position, Math.min(end, available) - position, Math.min(end, available));
+                    if (written == 0) {
+                        waiting = true; // read ahead: the bytes are on their way
+                        break;
                     }
+                    position += written;
+                    sent += written;
                     continue;
                 }
                 if (complete) {
                     fail(new IOException("stored object " + object.key() + " ends at " + available
                             + ", before the announced end " + end));
-                    return;
+                    break;
                 }
-                waiting = true;
-                channel.flush();
-                object.awaitLength(position + 1).whenComplete((n, err) -> channel.eventLoop().execute(() -> {
-                    waiting = false;
-                    if (err != null) {
-                        fail(err);
-                    } else {
-                        pump();
-                    }
-                }));
-                return;
+                awaitBytes(position + 1);
+                break;
             }
-            channel.flush();
-            // The flush may have drained the channel: go on without waiting for an event.
-            repump |= channel.isWritable();
+            if (!finished) {
+                channel.flush();
+            }
         } catch (IOException | RuntimeException e) {
             fail(e);
         }
+        return sent;
     }
 
-    private void yieldTurn() {
+    private void awaitBytes(long minLength) {
         waiting = true;
-        channel.flush();
-        LoopTurns.afterNextIo(channel.eventLoop(), () -> {
+        object.awaitLength(minLength).whenComplete((n, err) -> channel.eventLoop().execute(() -> {
             waiting = false;
-            pump();
-        });
+            if (finished) {
+                return;
+            }
+            if (err != null) {
+                fail(err);
+            } else {
+                writabilityChanged();
+            }
+        }));
     }
 
     private void nextPart() {
@@ -182,38 +188,65 @@ final class BodyStreamer {
         }
     }
 
-    private long writeChunk(long pos, long wanted) throws IOException {
-        Optional<FileSlice> slice = object.fileSlice(pos, Math.min(wanted, MAX_ZERO_COPY_CHUNK));
-        if (slice.isPresent()) {
-            long n = slice.get().length();
-            channel.write(new SliceFileRegion(slice.get()));
-            bytesSent.accept(n);
-            return n;
-        }
-        Optional<ByteBuffer> view = object.view(pos, (int) Math.min(wanted, MAX_ZERO_COPY_CHUNK));
-        if (view.isPresent()) {
-            ByteBuf buf = Unpooled.wrappedBuffer(view.get());
-            int n = buf.readableBytes();
-            channel.write(buf);
-            bytesSent.accept(n);
-            return n;
-        }
-        int size = (int) Math.min(wanted, COPY_CHUNK);
-        ByteBuf buf = channel.alloc().directBuffer(size, size);
-        try {
-            int n = object.read(pos, buf.nioBuffer(0, size));
-            if (n <= 0) {
-                throw new IOException("stored object " + object.key() + " returned no bytes at " + pos);
+    /** Writes one chunk at {@code pos}; returns its length, or 0 when it is being read ahead. */
+    private long writeChunk(long pos, long wanted, long limit) throws IOException {
+        if (!store.blocks(StoreCall.FILE_SLICE)) {
+            Optional<FileSlice> slice = object.fileSlice(pos, Math.min(wanted, MAX_ZERO_COPY_CHUNK));
+            if (slice.isPresent()) {
+                return writeSlice(slice.get());
             }
-            buf.writerIndex(n);
-            channel.write(buf);
-            buf = null;
-            bytesSent.accept(n);
-            return n;
-        } finally {
-            if (buf != null) {
-                buf.release();
+        }
+        if (!store.blocks(StoreCall.VIEW)) {
+            Optional<ByteBuffer> view = object.view(pos, (int) Math.min(wanted, MAX_ZERO_COPY_CHUNK));
+            if (view.isPresent()) {
+                return writeBuffer(Unpooled.wrappedBuffer(view.get()));
             }
+        }
+        if (!store.blocks(StoreCall.READ)) {
+            int size = (int) Math.min(wanted, COPY_CHUNK);
+            ByteBuf buf = channel.alloc().directBuffer(size, size);
+            try {
+                int n = object.read(pos, buf.nioBuffer(0, size));
+                if (n <= 0) {
+                    throw new IOException("stored object " + object.key() + " returned no bytes at " + pos);
+                }
+                buf.writerIndex(n);
+                ByteBuf out = buf;
+                buf = null;
+                return writeBuffer(out);
+            } finally {
+                if (buf != null) {
+                    buf.release();
+                }
+            }
+        }
+        if (readAhead == null) {
+            readAhead = new BodyReadAhead(store, object, channel.eventLoop(), channel.alloc(), this::readAheadArrived);
+        }
+        Object piece = readAhead.take(pos, limit);
+        if (piece == null) {
+            return 0;
+        }
+        return piece instanceof FileSlice s ? writeSlice(s) : writeBuffer((ByteBuf) piece);
+    }
+
+    private long writeSlice(FileSlice s) {
+        channel.write(new SliceFileRegion(s));
+        bytesSent.accept(s.length());
+        return s.length();
+    }
+
+    private long writeBuffer(ByteBuf buf) {
+        int n = buf.readableBytes();
+        channel.write(buf);
+        bytesSent.accept(n);
+        return n;
+    }
+
+    private void readAheadArrived() {
+        if (waiting && !finished) {
+            waiting = false;
+            writabilityChanged();
         }
     }
 
@@ -224,7 +257,7 @@ final class BodyStreamer {
         }
         releaseUnsentPrefixes();
         ChannelFuture f = channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
-        f.addListener(done -> completion.done(done.isSuccess()));
+        f.addListener(done -> whenIdle(() -> completion.done(done.isSuccess())));
     }
 
     private void fail(Throwable cause) {
@@ -234,7 +267,7 @@ final class BodyStreamer {
         finished = true;
         releaseUnsentPrefixes();
         // A body cut short must never look complete: close the connection.
-        channel.close().addListener(done -> completion.done(false));
+        channel.close().addListener(done -> whenIdle(() -> completion.done(false)));
     }
 
     /** Stops without writing more (the client went away); completion is told false. */
@@ -242,7 +275,16 @@ final class BodyStreamer {
         if (!finished) {
             finished = true;
             releaseUnsentPrefixes();
-            completion.done(false);
+            whenIdle(() -> completion.done(false));
+        }
+    }
+
+    /** Runs {@code r} once no read ahead is in flight (the object may be closed then). */
+    private void whenIdle(Runnable r) {
+        if (readAhead == null) {
+            r.run();
+        } else {
+            readAhead.close(r);
         }
     }
 

@@ -3,6 +3,7 @@ package org.edgelab.cache.server;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import org.edgelab.cache.store.StoreExecutor;
 
 /**
  * Settings of a {@link CacheServer}: where it listens, which origin it fronts, the HTTP limits and
@@ -22,8 +23,10 @@ import java.util.Objects;
  * @param originResponseTimeout the origin must send data at least this often (else 504, or truncation)
  * @param maxRanges             most ranges served in one multipart/byteranges response
  * @param maxRequestBody        largest request body forwarded for unsafe methods (larger gets 413)
- * @param turnWriteBudget       body bytes one response may write in one event-loop turn before the loop's
- *                              other connections get theirs (default 2 MiB, like nginx's sendfile_max_chunk)
+ * @param storeThreads          threads of the store's I/O executor, which makes every call the engine
+ *                              declares blocking (default {@link StoreExecutor#DEFAULT_THREADS})
+ * @param storeQueue            calls that may wait for an executor thread before connections wait in line
+ *                              (default {@link StoreExecutor#DEFAULT_QUEUE})
  */
 public record CacheServerConfig(
         String bindHost,
@@ -39,7 +42,8 @@ public record CacheServerConfig(
         Duration originResponseTimeout,
         int maxRanges,
         int maxRequestBody,
-        int turnWriteBudget) {
+        int storeThreads,
+        int storeQueue) {
 
     public CacheServerConfig {
         Objects.requireNonNull(bindHost, "bindHost");
@@ -58,7 +62,8 @@ public record CacheServerConfig(
         requireRange("maxHeaderSize", maxHeaderSize, 256, 1 << 22);
         requireRange("maxRanges", maxRanges, 1, 1000);
         requireRange("maxRequestBody", maxRequestBody, 0, Integer.MAX_VALUE);
-        requireRange("turnWriteBudget", turnWriteBudget, 4096, 1 << 30);
+        requireRange("storeThreads", storeThreads, 1, 1024);
+        requireRange("storeQueue", storeQueue, 0, 1 << 20);
         requirePositive("idleTimeout", idleTimeout);
         requirePositive("requestHeaderTimeout", requestHeaderTimeout);
         requirePositive("originConnectTimeout", originConnectTimeout);
@@ -106,7 +111,8 @@ public record CacheServerConfig(
         private Duration originConnectTimeout = Duration.ofSeconds(5);
         private Duration originResponseTimeout = Duration.ofSeconds(30);
         private int maxRanges = 16;
-        private int turnWriteBudget = (int) BodyStreamer.DEFAULT_TURN_BUDGET;
+        private int storeThreads = StoreExecutor.DEFAULT_THREADS;
+        private int storeQueue = StoreExecutor.DEFAULT_QUEUE;
         private int maxRequestBody = 8 << 20;
 
         private Builder() {
@@ -126,13 +132,14 @@ public record CacheServerConfig(
         public Builder originResponseTimeout(Duration v) { this.originResponseTimeout = v; return this; }
         public Builder maxRanges(int v) { this.maxRanges = v; return this; }
         public Builder maxRequestBody(int v) { this.maxRequestBody = v; return this; }
-        public Builder turnWriteBudget(int v) { this.turnWriteBudget = v; return this; }
+        public Builder storeThreads(int v) { this.storeThreads = v; return this; }
+        public Builder storeQueue(int v) { this.storeQueue = v; return this; }
 
         /** Returns the configuration, failing with a message naming the first invalid setting. */
         public CacheServerConfig build() {
             return new CacheServerConfig(bindHost, port, adminPort, origin, ioThreads, maxInitialLineLength,
                     maxHeaderSize, idleTimeout, requestHeaderTimeout, originConnectTimeout, originResponseTimeout,
-                    maxRanges, maxRequestBody, turnWriteBudget);
+                    maxRanges, maxRequestBody, storeThreads, storeQueue);
         }
     }
 }

@@ -24,6 +24,32 @@ class BodyStreamerTest {
         return b;
     }
 
+    private static final org.edgelab.cache.store.LoopStore INLINE = new org.edgelab.cache.store.LoopStore(
+            new DeclaredStore(java.util.Set.of()), new org.edgelab.cache.store.StoreExecutor("test", 1, 0));
+
+    /** A streamer on the embedded channel's own scheduler, reading inline (nothing declared blocking). */
+    private static BodyStreamer streamer(EmbeddedChannel ch, ArrayStoredObject obj, List<BodyStreamer.Part> parts,
+                                         ByteBuf trailer, java.util.function.LongConsumer sent,
+                                         BodyStreamer.Completion done) {
+        return new BodyStreamer(ch, obj, parts, trailer, sent, done, new WriteScheduler(ch.eventLoop()), INLINE);
+    }
+
+    /** Runs the embedded loop's tasks (the scheduler's later turns) until {@code done} is told or 1000 rounds pass. */
+    private static void runTurns(EmbeddedChannel ch, AtomicReference<Boolean> done) {
+        for (int i = 0; i < 1000 && done.get() == null; i++) {
+            ch.runScheduledPendingTasks();
+            ch.runPendingTasks();
+        }
+    }
+
+    /** Runs the embedded loop's pending and due scheduled tasks a few times (hand-overs, then the scheduler's turn). */
+    private static void turns(EmbeddedChannel ch) {
+        for (int i = 0; i < 5; i++) {
+            ch.runPendingTasks();
+            ch.runScheduledPendingTasks();
+        }
+    }
+
     /** Drains the channel's outbound messages into bytes; returns whether the body ended with LastHttpContent. */
     private static boolean drain(EmbeddedChannel ch, ByteArrayOutputStream out) {
         boolean ended = false;
@@ -52,8 +78,9 @@ class BodyStreamerTest {
             EmbeddedChannel ch = new EmbeddedChannel();
             AtomicReference<Boolean> done = new AtomicReference<>();
             AtomicLong sent = new AtomicLong();
-            new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 1000, 150_000)), null, sent::addAndGet,
-                    done::set).pump();
+            streamer(ch, obj, List.of(new BodyStreamer.Part(null, 1000, 150_000)), null, sent::addAndGet,
+                    done::set).start();
+                    turns(ch);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             assertThat(drain(ch, out)).isTrue();
             assertThat(out.toByteArray()).isEqualTo(java.util.Arrays.copyOfRange(body, 1000, 150_000));
@@ -64,27 +91,124 @@ class BodyStreamerTest {
     }
 
     @Test
-    void aResponseWritesAtMostItsTurnBudgetBeforeYieldingToTheLoop() {
-        // copies of 64 KiB, a 128 KiB budget: two chunks per turn, then the pump waits for the loop's next turn
-        byte[] body = data(1_000_000);
+    void aBodyWritesAtMostTheLoopsTurnBeforeTheLoopPollsIoAgain() {
+        // copies of 64 KiB: the first turn stops once it has written the turn's bytes, the rest waits for later turns
+        byte[] body = data(10_000_000);
         ArrayStoredObject obj = new ArrayStoredObject(body, body.length, true, false);
         EmbeddedChannel ch = new EmbeddedChannel();
         AtomicLong sent = new AtomicLong();
         AtomicReference<Boolean> done = new AtomicReference<>();
-        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, sent::addAndGet, done::set,
-                128 << 10).pump();
-        // the first turn stopped at the budget and left the rest to later turns of the loop
-        assertThat(sent.get()).isEqualTo(128 << 10);
+        streamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, sent::addAndGet, done::set).start();
+        assertThat(sent.get()).isGreaterThanOrEqualTo(BodyStreamer.COPY_CHUNK)
+                .isLessThanOrEqualTo(WriteScheduler.TURN_BYTES + WriteScheduler.SLICE_BYTES);
         assertThat(done.get()).isNull();
-        for (int i = 0; i < 100 && done.get() == null; i++) {
-            ch.runScheduledPendingTasks(); // the yielded pump continues as a scheduled task (LoopTurns)
-            ch.runPendingTasks();
-        }
+        runTurns(ch, done); // the scheduler goes on after each poll of the loop (LoopTurns)
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(drain(ch, out)).isTrue();
         assertThat(out.toByteArray()).isEqualTo(body);
         assertThat(done.get()).isTrue();
         assertThat(ch.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
+    void aHeadGoesOutInTheTurnItIsReadyWhileAnotherBodyHoldsTheLoop() {
+        // one scheduler for two channels (as for two connections of one loop): a 10 MB body uses the turn,
+        // then a second response's head is flushed at once and its body waits for the next turn
+        byte[] big = data(10_000_000);
+        EmbeddedChannel a = new EmbeddedChannel();
+        EmbeddedChannel b = new EmbeddedChannel();
+        WriteScheduler scheduler = new WriteScheduler(a.eventLoop());
+        AtomicLong sentA = new AtomicLong();
+        AtomicLong sentB = new AtomicLong();
+        AtomicReference<Boolean> doneA = new AtomicReference<>();
+        AtomicReference<Boolean> doneB = new AtomicReference<>();
+        BodyStreamer first = new BodyStreamer(a, new ArrayStoredObject(big, big.length, true, true),
+                List.of(new BodyStreamer.Part(null, 0, -1)), null, sentA::addAndGet, doneA::set, scheduler, INLINE);
+        first.start();
+        while (sentA.get() < WriteScheduler.TURN_BYTES) {
+            // the turn has room left only for its time slice: spend it on the first body's visits
+            scheduler.ready(first);
+            a.runScheduledPendingTasks();
+            if (doneA.get() != null) {
+                break;
+            }
+        }
+        b.writeOneOutbound(io.netty.buffer.Unpooled.copiedBuffer("HEAD", java.nio.charset.StandardCharsets.US_ASCII));
+        BodyStreamer second = new BodyStreamer(b, new ArrayStoredObject(big, big.length, true, true),
+                List.of(new BodyStreamer.Part(null, 0, -1)), null, sentB::addAndGet, doneB::set, scheduler, INLINE);
+        second.start();
+        Object head = b.readOutbound();
+        assertThat(head).as("the head is flushed in the turn it is ready").isNotNull();
+        ReferenceCountUtil.release(head);
+        for (int i = 0; i < 10_000 && (doneA.get() == null || doneB.get() == null); i++) {
+            a.runScheduledPendingTasks();
+            a.runPendingTasks();
+            drain(a, new ByteArrayOutputStream());
+            drain(b, new ByteArrayOutputStream());
+        }
+        assertThat(doneA.get()).isTrue();
+        assertThat(doneB.get()).isTrue();
+        assertThat(sentA.get()).isEqualTo(big.length);
+        assertThat(sentB.get()).isEqualTo(big.length);
+        a.finishAndReleaseAll();
+        b.finishAndReleaseAll();
+    }
+
+    /** A channel that tells {@code streamer[0]} of writability changes, as the connection's handler does. */
+    private static EmbeddedChannel channelFor(BodyStreamer[] streamer) {
+        return new EmbeddedChannel(new io.netty.channel.ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelWritabilityChanged(io.netty.channel.ChannelHandlerContext ctx) {
+                if (streamer[0] != null) {
+                    streamer[0].writabilityChanged();
+                }
+            }
+        });
+    }
+
+    @Test
+    void twoBodiesOfOneLoopShareItsTurnsRoundRobin() {
+        byte[] big = data(4_000_000);
+        BodyStreamer[] sa = new BodyStreamer[1];
+        BodyStreamer[] sb = new BodyStreamer[1];
+        EmbeddedChannel a = channelFor(sa);
+        EmbeddedChannel b = channelFor(sb);
+        // clients that read as fast as the loop writes: the channels stay writable, so only the scheduler decides
+        for (EmbeddedChannel ch : List.of(a, b)) {
+            ch.config().setWriteBufferWaterMark(new io.netty.channel.WriteBufferWaterMark(16 << 20, 32 << 20));
+        }
+        WriteScheduler scheduler = new WriteScheduler(a.eventLoop());
+        AtomicLong sentA = new AtomicLong();
+        AtomicLong sentB = new AtomicLong();
+        AtomicReference<Boolean> doneA = new AtomicReference<>();
+        AtomicReference<Boolean> doneB = new AtomicReference<>();
+        long[] atEnd = {-1, -1}; // how far the other body was when each ended
+        sa[0] = new BodyStreamer(a, new ArrayStoredObject(big, big.length, true, false),
+                List.of(new BodyStreamer.Part(null, 0, -1)), null, sentA::addAndGet, ok -> {
+                    atEnd[0] = sentB.get();
+                    doneA.set(ok);
+                }, scheduler, INLINE);
+        sb[0] = new BodyStreamer(b, new ArrayStoredObject(big, big.length, true, false),
+                List.of(new BodyStreamer.Part(null, 0, -1)), null, sentB::addAndGet, ok -> {
+                    atEnd[1] = sentA.get();
+                    doneB.set(ok);
+                }, scheduler, INLINE);
+        sa[0].start();
+        sb[0].start();
+        for (int i = 0; i < 10_000 && (doneA.get() == null || doneB.get() == null); i++) {
+            a.runScheduledPendingTasks();
+            a.runPendingTasks();
+            b.runPendingTasks();
+            drain(a, new ByteArrayOutputStream());
+            drain(b, new ByteArrayOutputStream());
+        }
+        assertThat(doneA.get()).isTrue();
+        assertThat(doneB.get()).isTrue();
+        // they take turns, not one after the other: when one ends, the other is at most a turn behind
+        assertThat(Math.min(atEnd[0], atEnd[1])).isGreaterThanOrEqualTo(big.length - WriteScheduler.TURN_BYTES
+                - WriteScheduler.SLICE_BYTES);
+        a.finishAndReleaseAll();
+        b.finishAndReleaseAll();
     }
 
     @Test
@@ -96,8 +220,9 @@ class BodyStreamerTest {
         ByteBuf p2 = Unpooled.copiedBuffer("<2>", StandardCharsets.US_ASCII);
         ByteBuf trailer = Unpooled.copiedBuffer("<end>", StandardCharsets.US_ASCII);
         AtomicReference<Boolean> done = new AtomicReference<>();
-        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(p1, 0, 10), new BodyStreamer.Part(p2, 4990, 5000)),
-                trailer, n -> { }, done::set).pump();
+        streamer(ch, obj, List.of(new BodyStreamer.Part(p1, 0, 10), new BodyStreamer.Part(p2, 4990, 5000)),
+                trailer, n -> { }, done::set).start();
+                turns(ch);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(drain(ch, out)).isTrue();
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
@@ -120,18 +245,19 @@ class BodyStreamerTest {
         ArrayStoredObject obj = new ArrayStoredObject(body, 1000, false, true);
         EmbeddedChannel ch = new EmbeddedChannel();
         AtomicReference<Boolean> done = new AtomicReference<>();
-        BodyStreamer s = new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, n -> { },
+        BodyStreamer s = streamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, -1)), null, n -> { },
                 done::set);
-        s.pump();
+        s.start();
+        turns(ch);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(drain(ch, out)).isFalse();
         assertThat(out.size()).isEqualTo(1000);
         obj.append(9000, false);
-        ch.runPendingTasks();
+        turns(ch);
         assertThat(drain(ch, out)).isFalse();
         assertThat(out.size()).isEqualTo(10_000);
         obj.append(20_000, true);
-        ch.runPendingTasks();
+        turns(ch);
         assertThat(drain(ch, out)).isTrue();
         assertThat(out.toByteArray()).isEqualTo(body);
         assertThat(done.get()).isTrue();
@@ -144,9 +270,10 @@ class BodyStreamerTest {
         ArrayStoredObject obj = new ArrayStoredObject(body, 4000, false, false);
         EmbeddedChannel ch = new EmbeddedChannel();
         AtomicReference<Boolean> done = new AtomicReference<>();
-        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 10_000)), null, n -> { }, done::set).pump();
+        streamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 10_000)), null, n -> { }, done::set).start();
+        turns(ch);
         obj.abort();
-        ch.runPendingTasks();
+        turns(ch);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(drain(ch, out)).isFalse();
         assertThat(out.size()).isEqualTo(4000);
@@ -161,8 +288,9 @@ class BodyStreamerTest {
         ArrayStoredObject obj = new ArrayStoredObject(body, 100, true, false);
         EmbeddedChannel ch = new EmbeddedChannel();
         AtomicReference<Boolean> done = new AtomicReference<>();
-        new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 200)), null, n -> { }, done::set).pump();
-        ch.runPendingTasks();
+        streamer(ch, obj, List.of(new BodyStreamer.Part(null, 0, 200)), null, n -> { }, done::set).start();
+        turns(ch);
+        turns(ch);
         assertThat(drain(ch, new ByteArrayOutputStream())).isFalse();
         assertThat(ch.isOpen()).isFalse();
         assertThat(done.get()).isFalse();
@@ -180,8 +308,9 @@ class BodyStreamerTest {
             obj.maxSlice = 20_000;
             EmbeddedChannel ch = new EmbeddedChannel();
             AtomicReference<Boolean> done = new AtomicReference<>();
-            new BodyStreamer(ch, obj, List.of(new BodyStreamer.Part(null, 100, 50_000)), null, n -> { }, done::set)
-                    .pump();
+            streamer(ch, obj, List.of(new BodyStreamer.Part(null, 100, 50_000)), null, n -> { }, done::set)
+                    .start();
+                    turns(ch);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             Object m;
             int regions = 0;

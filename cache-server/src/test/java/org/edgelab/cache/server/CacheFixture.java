@@ -11,27 +11,34 @@ import java.util.function.Consumer;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.ContentVerifier;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
-import org.edgelab.storage.api.StorageEngines;
 
-/** An origin, a memory store and a cache server in front of them, on loopback ephemeral ports; plus an HTTP client. */
+/** An origin, a store of one engine and a cache server in front of them, on loopback ephemeral ports; plus an HTTP client. */
 final class CacheFixture implements AutoCloseable {
 
+    final String engine;
     final OriginServer origin;
     final ObjectStore store;
+    private final Engines.Opened opened;
     final CacheServer cache;
     final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
-    CacheFixture() throws IOException {
-        this(OriginConfig.builder().port(0).build(), "64m", b -> { });
+    CacheFixture(String engine) throws IOException {
+        this(engine, OriginConfig.builder().port(0).build(), "64m", b -> { });
     }
 
-    CacheFixture(OriginConfig originConfig, String capacity, Consumer<CacheServerConfig.Builder> tweak)
+    CacheFixture(String engine, OriginConfig originConfig, String capacity, Consumer<CacheServerConfig.Builder> tweak)
             throws IOException {
+        this.engine = engine;
         origin = OriginServer.start(originConfig);
-        store = StorageEngines.open("memory", EngineSettings.of("capacity", capacity));
+        try {
+            opened = Engines.open(engine, capacity);
+        } catch (IOException | RuntimeException e) {
+            origin.close();
+            throw e;
+        }
+        store = opened.store();
         CacheServerConfig.Builder b = CacheServerConfig.builder().origin(origin.baseUri()).adminPort(0).ioThreads(2);
         tweak.accept(b);
         cache = CacheServer.start(b.build(), store);
@@ -65,8 +72,11 @@ final class CacheFixture implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        cache.close();
-        origin.close();
-        store.close();
+        try {
+            cache.close();
+            origin.close();
+        } finally {
+            opened.close();
+        }
     }
 }

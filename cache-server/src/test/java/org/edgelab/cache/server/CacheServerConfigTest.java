@@ -13,7 +13,8 @@ class CacheServerConfigTest {
     void defaultsMatchTheAgreedApi() {
         CacheServerConfig c = CacheServerConfig.builder().origin("http://127.0.0.1:8081").build();
         assertThat(c.bindHost()).isEqualTo("127.0.0.1");
-        assertThat(c.turnWriteBudget()).isEqualTo(2 << 20);
+        assertThat(c.storeThreads()).isEqualTo(16);
+        assertThat(c.storeQueue()).isEqualTo(1024);
         assertThat(c.port()).isZero();
         assertThat(c.adminPort()).isEqualTo(-1);
         assertThat(c.maxInitialLineLength()).isEqualTo(8192);
@@ -29,8 +30,8 @@ class CacheServerConfigTest {
     @Test
     void badSettingsAreRejectedWithTheirName() {
         assertThatThrownBy(() -> CacheServerConfig.builder().build()).hasMessageContaining("origin");
-        assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://127.0.0.1:1").turnWriteBudget(0).build())
-                .hasMessageContaining("turnWriteBudget");
+        assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://127.0.0.1:1").storeThreads(0).build())
+                .hasMessageContaining("storeThreads");
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("https://x:1").build())
                 .hasMessageContaining("http://host");
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://x:1").maxRanges(0).build())

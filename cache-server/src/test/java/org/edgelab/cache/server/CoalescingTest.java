@@ -12,13 +12,21 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Concurrent misses for one object share one origin fetch, and every client gets every byte. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.edgelab.cache.server.Engines#names")
 class CoalescingTest {
+
+    @Parameter
+    String engine;
 
     @Test
     void concurrentClientsOnAColdObjectShareOneOriginRequest() throws Exception {
-        try (CacheFixture f = new CacheFixture()) {
+        try (CacheFixture f = new CacheFixture(engine)) {
             int size = 2_000_000;
             int clients = 8;
             String path = SyntheticPaths.path("coalesce", size) + "?first-byte-delay=300ms&rate=8MiB";
@@ -53,7 +61,7 @@ class CoalescingTest {
     }
     @Test
     void anObjectTheStoreRefusesIsStreamedToEveryWaitingClientFromOneOriginRequest() throws Exception {
-        try (CacheFixture f = new CacheFixture(org.edgelab.origin.OriginConfig.builder().port(0).build(), "1m",
+        try (CacheFixture f = new CacheFixture(engine, org.edgelab.origin.OriginConfig.builder().port(0).build(), "1m",
                 b -> { })) {
             int size = 3_000_000;
             String path = SyntheticPaths.path("toobig", size) + "?first-byte-delay=300ms";

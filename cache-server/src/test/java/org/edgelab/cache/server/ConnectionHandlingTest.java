@@ -6,25 +6,34 @@ import static org.edgelab.cache.server.CacheFixture.verified;
 import java.time.Duration;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.content.SyntheticPaths;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Request limits, timeouts and connection management, over raw sockets. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.edgelab.cache.server.Engines#names")
 class ConnectionHandlingTest {
+
+    /** The engine of this run (the fixture is made per engine, before the tests). */
+    @Parameter
+    String engine;
 
     private static CacheFixture f;
 
-    @BeforeAll
-    static void start() throws Exception {
-        f = new CacheFixture(OriginConfig.builder().port(0).build(), "16m", b -> b
+    @BeforeParameterizedClassInvocation
+    static void start(String engine) throws Exception {
+        f = new CacheFixture(engine, OriginConfig.builder().port(0).build(), "16m", b -> b
                 .maxInitialLineLength(1024)
                 .maxHeaderSize(2048)
                 .idleTimeout(Duration.ofMillis(600))
                 .requestHeaderTimeout(Duration.ofMillis(400)));
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() throws Exception {
         f.close();
     }

@@ -16,33 +16,42 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
-import org.edgelab.storage.api.StorageEngines;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Vary variants, invalidation by unsafe methods and Authorization, against a scripted origin. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.edgelab.cache.server.Engines#names")
 class HttpSemanticsTest {
 
+    /** The engine of this run (the fixture is made per engine, before the tests). */
+    @Parameter
+    String engine;
+
     private static ScriptedOrigin origin;
+    private static Engines.Opened opened;
     private static ObjectStore store;
     private static CacheServer cache;
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @BeforeAll
-    static void start() throws Exception {
+    @BeforeParameterizedClassInvocation
+    static void start(String engine) throws Exception {
         origin = new ScriptedOrigin(HttpSemanticsTest::answer);
-        store = StorageEngines.open("memory", EngineSettings.of("capacity", "8m"));
+        opened = Engines.open(engine, "8m");
+        store = opened.store();
         cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).ioThreads(2).build(), store);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() throws Exception {
         cache.close();
         origin.close();
-        store.close();
+        opened.close();
     }
 
     private static FullHttpResponse answer(FullHttpRequest req) {

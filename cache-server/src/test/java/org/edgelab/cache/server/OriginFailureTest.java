@@ -10,22 +10,31 @@ import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.storage.api.CacheKey;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Origin failures reach clients cleanly and never leave a truncated object in the store. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.edgelab.cache.server.Engines#names")
 class OriginFailureTest {
+
+    /** The engine of this run (the fixture is made per engine, before the tests). */
+    @Parameter
+    String engine;
 
     private static CacheFixture f;
 
-    @BeforeAll
-    static void start() throws Exception {
-        f = new CacheFixture(OriginConfig.builder().port(0).build(), "64m",
+    @BeforeParameterizedClassInvocation
+    static void start(String engine) throws Exception {
+        f = new CacheFixture(engine, OriginConfig.builder().port(0).build(), "64m",
                 b -> b.originResponseTimeout(Duration.ofMillis(700)));
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() throws Exception {
         f.close();
     }
@@ -86,7 +95,7 @@ class OriginFailureTest {
         OriginServer gone = OriginServer.start(OriginConfig.builder().port(0).build());
         java.net.URI uri = gone.baseUri();
         gone.close();
-        try (CacheFixture down = new CacheFixture(OriginConfig.builder().port(0).build(), "8m",
+        try (CacheFixture down = new CacheFixture(f.engine, OriginConfig.builder().port(0).build(), "8m",
                 b -> b.origin(uri))) {
             HttpResponse<byte[]> r = down.get(SyntheticPaths.path("down", 1000));
             assertThat(r.statusCode()).isEqualTo(502);

@@ -9,13 +9,21 @@ import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.admin.PhaseTimes.Phase;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The server times the phases of a miss and of a hit, over real sockets, against an origin that answers late on purpose. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.edgelab.cache.server.Engines#names")
 class PhaseTimesTest {
+
+    @Parameter
+    String engine;
 
     @Test
     void aMissSplitsIntoOriginWaitAndHandOverAndAHitIsTimedOnItsOwn() throws Exception {
-        try (CacheFixture f = new CacheFixture()) {
+        try (CacheFixture f = new CacheFixture(engine)) {
             String path = SyntheticPaths.path("phases", 200_000) + "?first-byte-delay=150ms";
             HttpResponse<byte[]> miss = f.get(path);
             HttpResponse<byte[]> hit = f.get(path);

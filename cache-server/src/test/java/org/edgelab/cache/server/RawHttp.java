@@ -112,7 +112,8 @@ final class RawHttp implements AutoCloseable {
         }
     }
 
-    private String line() throws IOException {
+    /** Reads one line (CRLF stripped), or null at the end of the stream. */
+    String line() throws IOException {
         StringBuilder b = new StringBuilder();
         int c;
         while ((c = in.read()) >= 0) {

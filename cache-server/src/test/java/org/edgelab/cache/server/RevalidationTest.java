@@ -7,13 +7,21 @@ import static org.edgelab.cache.server.CacheFixture.xcache;
 import java.net.http.HttpResponse;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Stale objects: revalidation with the origin's 304, and stale-if-error when the origin is gone. */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.edgelab.cache.server.Engines#names")
 class RevalidationTest {
+
+    @Parameter
+    String engine;
 
     @Test
     void aStaleObjectIsRevalidatedWithItsValidatorsAndRefreshedByA304() throws Exception {
-        try (CacheFixture f = new CacheFixture()) {
+        try (CacheFixture f = new CacheFixture(engine)) {
             String path = SyntheticPaths.path("reval", 40_000) + "?cache-control=max-age=2";
             HttpResponse<byte[]> first = f.get(path);
             assertThat(xcache(first)).isEqualTo("MISS");
@@ -38,7 +46,7 @@ class RevalidationTest {
 
     @Test
     void aStaleCopyIsServedWhenTheOriginFailsAndStaleIfErrorAllowsIt() throws Exception {
-        try (CacheFixture f = new CacheFixture()) {
+        try (CacheFixture f = new CacheFixture(engine)) {
             String allowed = SyntheticPaths.path("sie", 30_000) + "?cache-control=max-age=1,%20stale-if-error=600";
             String forbidden = SyntheticPaths.path("nosie", 30_000) + "?cache-control=max-age=1";
             assertThat(xcache(f.get(allowed))).isEqualTo("MISS");

@@ -2,6 +2,7 @@ package org.edgelab.storage.api;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A storage engine instance: a bounded store of immutable objects addressed by {@link CacheKey}.
@@ -24,38 +25,53 @@ import java.util.Optional;
  *       disk out.</li>
  * </ul>
  * Implementations are thread-safe: any method may be called from any thread.
+ *
+ * <p>Blocking: each method says whether it may block on I/O or on another thread, in the terms of
+ * {@link StoreCall}; an engine declares in {@link #blockingCalls()} which of the calls that may
+ * block do so in it, and every call it does not declare returns without waiting (the contract
+ * suite runs them on a thread where BlockHound fails any blocking call).
  */
 public interface ObjectStore extends AutoCloseable {
 
-    /** Returns the engine name this store was opened with, as found in {@link StorageEngines}. */
+    /** Returns the engine name this store was opened with, as found in {@link StorageEngines}. Never blocks. */
     String engineName();
 
-    /** Returns the committed object stored under the key, opened for reading, or empty. */
+    /**
+     * Returns the calls of this store, of its writers and of its stored objects that may block on
+     * I/O or on another thread; every other call returns without waiting. Constant for the store's
+     * life. An engine that cannot say returns {@link StoreCall#all()}; the memory engine, none.
+     * Never blocks.
+     */
+    Set<StoreCall> blockingCalls();
+
+    /** Returns the committed object stored under the key, opened for reading, or empty. May block: {@link StoreCall#LOOKUP}. */
     Optional<StoredObject> lookup(CacheKey key) throws IOException;
 
     /**
      * Starts writing an object. The object is invisible until {@link ObjectWriter#commit()}.
      * {@code metadata.length()} may be {@link ObjectMetadata#UNKNOWN_LENGTH}; when known the
      * engine may reserve space up front and fail fast with {@link StorageFullException}.
+     * May block: {@link StoreCall#BEGIN}.
      */
     ObjectWriter begin(CacheKey key, ObjectMetadata metadata) throws IOException;
 
-    /** Removes the object stored under the key; returns whether there was one. Open readers keep reading. */
+    /** Removes the object stored under the key; returns whether there was one. Open readers keep reading. May block: {@link StoreCall#REMOVE}. */
     boolean remove(CacheKey key) throws IOException;
 
     /**
      * Replaces the metadata of a committed object whose length stays the same (after a
-     * revalidation); returns false when no object is stored under the key.
+     * revalidation); returns false when no object is stored under the key. May block:
+     * {@link StoreCall#UPDATE_METADATA}.
      */
     boolean updateMetadata(CacheKey key, ObjectMetadata metadata) throws IOException;
 
-    /** Returns capacity and current usage. */
+    /** Returns capacity and current usage. May block: {@link StoreCall#USAGE}. */
     StoreUsage usage();
 
-    /** Returns counters since the store was opened. */
+    /** Returns counters since the store was opened. May block: {@link StoreCall#USAGE}. */
     StoreStats stats();
 
-    /** Flushes what must be flushed and releases every resource; later calls fail with IllegalStateException. */
+    /** Flushes what must be flushed and releases every resource; later calls fail with IllegalStateException. May always block. */
     @Override
     void close() throws IOException;
 }

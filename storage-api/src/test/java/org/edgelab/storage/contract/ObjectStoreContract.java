@@ -49,6 +49,7 @@ import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageFullException;
+import org.edgelab.storage.api.StoreCall;
 import org.edgelab.storage.api.StoreStats;
 import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
@@ -591,6 +592,103 @@ public abstract class ObjectStoreContract {
             assertFullyReadable(reader, seed(k), size);
         }
         checkCapacity(store, SMALL);
+    }
+
+    // ------------------------------------------------------------------ blocking declaration
+
+    /**
+     * Runs {@code body} on a thread where BlockHound fails any blocking call when the engine says
+     * {@code call} never blocks ({@code null}: a call the contract says never blocks in any engine),
+     * else on the test's thread.
+     */
+    private <T> T asDeclared(ObjectStore store, StoreCall call, String what, java.util.concurrent.Callable<T> body)
+            throws Exception {
+        if (call != null && store.blockingCalls().contains(call)) {
+            return body.call();
+        }
+        return BlockingCalls.onNonBlockingThread(what, body);
+    }
+
+    @Test
+    void callsTheEngineDoesNotDeclareBlockingReturnWithoutBlocking() throws Exception {
+        BlockingCalls.install();
+        BlockingCalls.drain();
+        ObjectStore store = store(ROOMY);
+        java.util.Set<StoreCall> declared = store.blockingCalls();
+        assertThat(declared).as("blockingCalls()").isNotNull();
+        assertThat(store.blockingCalls()).as("blockingCalls() is constant").isEqualTo(declared);
+        CacheKey k = key("declared");
+        long s = seed(k);
+        int size = 300_000;
+        ByteBuffer chunk = ByteBuffer.allocate(size);
+        TestContent.fill(s, 0, chunk);
+        chunk.flip();
+        asDeclared(store, null, "engineName", store::engineName);
+        ObjectWriter w = asDeclared(store, StoreCall.BEGIN, "begin", () -> store.begin(k, metadata(size)));
+        StoredObject follower = asDeclared(store, StoreCall.FOLLOW, "follow", w::follow);
+        asDeclared(store, StoreCall.WRITE, "write", () -> {
+            w.write(chunk.slice(0, size / 2));
+            return null;
+        });
+        CompletableFuture<Long> half = asDeclared(store, null, "awaitLength, written, key", () -> {
+            w.key();
+            w.written();
+            follower.key();
+            follower.metadata();
+            follower.isComplete();
+            follower.availableLength();
+            return follower.awaitLength(size / 2);
+        });
+        assertThat(await(half)).isGreaterThanOrEqualTo(size / 2);
+        asDeclared(store, StoreCall.READ, "read of a follower", () -> follower.read(0, ByteBuffer.allocate(1000)));
+        asDeclared(store, StoreCall.WRITE, "write", () -> {
+            w.write(chunk.slice(size / 2, size - size / 2));
+            return null;
+        });
+        asDeclared(store, StoreCall.COMMIT, "commit", () -> {
+            w.commit();
+            return null;
+        });
+        asDeclared(store, StoreCall.ABORT, "close of a committed writer", () -> {
+            w.close();
+            return null;
+        });
+        asDeclared(store, StoreCall.RELEASE, "close of a follower", () -> {
+            follower.close();
+            return null;
+        });
+        StoredObject o = asDeclared(store, StoreCall.LOOKUP, "lookup", () -> store.lookup(k).orElseThrow());
+        asDeclared(store, null, "metadata, availableLength, isComplete, awaitLength", () -> {
+            o.key();
+            o.metadata();
+            o.isComplete();
+            o.availableLength();
+            return o.awaitLength(size);
+        });
+        asDeclared(store, StoreCall.READ, "read", () -> {
+            verifyRead(o, s, 0, size, 64 * 1024);
+            return null;
+        });
+        asDeclared(store, StoreCall.VIEW, "view and its bytes", () -> verifyViews(o, s, 0, size, 64 * 1024));
+        asDeclared(store, StoreCall.FILE_SLICE, "fileSlice", () -> o.fileSlice(0, size));
+        asDeclared(store, StoreCall.USAGE, "usage and stats", () -> {
+            store.usage();
+            return store.stats();
+        });
+        asDeclared(store, StoreCall.UPDATE_METADATA, "updateMetadata", () -> store.updateMetadata(k, versioned(size, 2)));
+        asDeclared(store, StoreCall.RELEASE, "close", () -> {
+            o.close();
+            return null;
+        });
+        ObjectWriter aborted = store.begin(key("aborted"), metadata(ObjectMetadata.UNKNOWN_LENGTH));
+        aborted.write(ByteBuffer.allocate(1000));
+        asDeclared(store, StoreCall.ABORT, "abort", () -> {
+            aborted.abort();
+            return null;
+        });
+        asDeclared(store, StoreCall.REMOVE, "remove", () -> store.remove(k));
+        BlockingCalls.assertNone("calls " + store.engineName() + " does not declare blocking (it declares "
+                + declared + ")");
     }
 
     // ------------------------------------------------------------------ read-while-write

@@ -1,5 +1,6 @@
 package org.edgelab.storage.lmdb;
 
+import org.edgelab.storage.api.StoreCall;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
@@ -13,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -223,6 +225,16 @@ final class LmdbStore implements ObjectStore {
     @Override
     public String engineName() {
         return LmdbEngine.NAME;
+    }
+
+    /**
+     * Everything but file slices (there are none): writes, commits, removals and metadata updates
+     * wait for the writer thread, and reads and views touch the memory map, which faults pages in
+     * from disk when they are not resident.
+     */
+    @Override
+    public Set<StoreCall> blockingCalls() {
+        return StoreCall.allExcept(StoreCall.FILE_SLICE);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.edgelab.storage.memory;
 
+import java.util.Set;
+import org.edgelab.storage.api.StoreCall;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -74,6 +76,12 @@ public final class MemoryStore implements ObjectStore {
     @Override
     public String engineName() {
         return MemoryEngine.NAME;
+    }
+
+    /** Never: every call works on memory under short monitors, and no call waits for another thread's I/O. */
+    @Override
+    public Set<StoreCall> blockingCalls() {
+        return StoreCall.none();
     }
 
     @Override

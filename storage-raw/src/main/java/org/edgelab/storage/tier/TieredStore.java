@@ -1,5 +1,7 @@
 package org.edgelab.storage.tier;
 
+import java.util.Collections;
+import org.edgelab.storage.api.StoreCall;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -95,6 +97,15 @@ public final class TieredStore implements ObjectStore {
     @Override
     public String engineName() {
         return TieredEngine.NAME;
+    }
+
+    /** The disk engine's calls (a lookup, a write or a release may reach it) and the memory tier's (none). */
+    @Override
+    public Set<StoreCall> blockingCalls() {
+        Set<StoreCall> calls = StoreCall.none();
+        calls.addAll(disk.blockingCalls());
+        calls.addAll(memory.blockingCalls());
+        return Collections.unmodifiableSet(calls);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.edgelab.storage.raw.files;
 
+import org.edgelab.storage.api.StoreCall;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -263,6 +264,16 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     @Override
     public String engineName() {
         return RawFilesEngine.NAME;
+    }
+
+    /**
+     * Everything but views (there are none) and file slices (an open file and an offset): lookups
+     * open files and read headers, writers create, write and rename files, usage waits for the index
+     * rebuild, and releases close files under the store's lock.
+     */
+    @Override
+    public Set<StoreCall> blockingCalls() {
+        return StoreCall.allExcept(StoreCall.VIEW, StoreCall.FILE_SLICE);
     }
 
     @Override

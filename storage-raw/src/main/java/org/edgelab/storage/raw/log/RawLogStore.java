@@ -1,5 +1,7 @@
 package org.edgelab.storage.raw.log;
 
+import java.util.Set;
+import org.edgelab.storage.api.StoreCall;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -129,6 +131,16 @@ final class RawLogStore implements ObjectStore {
     @Override
     public String engineName() {
         return engineName;
+    }
+
+    /**
+     * Everything but views (there are none): lookups and file slices read and verify records, writes,
+     * commits and removals write (and fsync with {@code sync=commit}), and all of them take the
+     * store's lock, which is held across segment I/O.
+     */
+    @Override
+    public Set<StoreCall> blockingCalls() {
+        return StoreCall.allExcept(StoreCall.VIEW);
     }
 
     @Override

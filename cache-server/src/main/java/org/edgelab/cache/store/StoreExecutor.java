@@ -1,0 +1,162 @@
+package org.edgelab.cache.store;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A bounded pool of threads that make one store's blocking calls, so that no event loop waits on
+ * storage (nginx's {@code thread_pool}, Traffic Server's AIO threads). At most {@code threads}
+ * calls run and {@code queue} more wait for a thread; past that a call waits in line until one
+ * finishes. That line is the back-pressure: each call in it belongs to a connection or a fill that
+ * makes no progress (and reads nothing more) until its call has run, so the line holds at most one
+ * call per connection and per fill, never an unbounded backlog. Threads are plain daemon threads
+ * (not Netty's, which BlockHound would treat as event loops). Thread-safe.
+ */
+public final class StoreExecutor implements AutoCloseable {
+
+    /** Default threads per store: Traffic Server's default AIO threads per disk (8) times two, for page-cache copies that use CPU. */
+    public static final int DEFAULT_THREADS = 16;
+    /** Default calls that may wait for a thread before callers wait in line. */
+    public static final int DEFAULT_QUEUE = 1024;
+
+    private static final System.Logger LOG = System.getLogger(StoreExecutor.class.getName());
+
+    private final String name;
+    private final int capacity;
+    private final ThreadPoolExecutor pool;
+    private final AtomicInteger admitted = new AtomicInteger();
+    private final ArrayDeque<Runnable> line = new ArrayDeque<>();
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong waitedInLine = new AtomicLong();
+    private volatile boolean closed;
+
+    /** Starts {@code threads} threads named after {@code name}, with room for {@code queue} waiting calls. */
+    public StoreExecutor(String name, int threads, int queue) {
+        if (threads < 1 || queue < 0) {
+            throw new IllegalArgumentException("store executor needs threads >= 1 and queue >= 0, got " + threads
+                    + " and " + queue);
+        }
+        this.name = name;
+        this.capacity = threads + queue;
+        AtomicInteger n = new AtomicInteger();
+        // The hand-off from a loop must not take a lock a worker may hold: a lock-free queue (bounded by
+        // the admission count above it), and every thread started now so execute() never adds one.
+        this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedTransferQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "edgelab-store-" + name + "-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.prestartAllCoreThreads();
+    }
+
+    /**
+     * Runs {@code call} on a pool thread as soon as the pool has room; never blocks the caller.
+     * {@code call} must not throw (it reports its own outcome).
+     */
+    public void execute(Runnable call) {
+        if (closed) {
+            throw new java.util.concurrent.RejectedExecutionException("store executor " + name + " is closed");
+        }
+        calls.incrementAndGet();
+        Runnable wrapped = () -> {
+            try {
+                call.run();
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.ERROR, "store call failed outside its handler", e);
+            } finally {
+                admitted.decrementAndGet();
+                admitFromLine();
+            }
+        };
+        synchronized (line) {
+            // first come, first served: nobody passes a caller already waiting in line
+            if (line.isEmpty() && admitted.incrementAndGet() <= capacity) {
+                pool.execute(wrapped);
+                return;
+            }
+            if (line.isEmpty()) {
+                admitted.decrementAndGet();
+            }
+            line.addLast(wrapped);
+        }
+        waitedInLine.incrementAndGet();
+        admitFromLine(); // a call may have finished meanwhile
+    }
+
+    /** Admits calls waiting in line, first come first served, while the pool has room. */
+    private void admitFromLine() {
+        while (true) {
+            Runnable r;
+            synchronized (line) {
+                if (line.isEmpty()) {
+                    return;
+                }
+                if (admitted.incrementAndGet() > capacity) {
+                    admitted.decrementAndGet();
+                    return;
+                }
+                r = line.pollFirst();
+            }
+            pool.execute(r);
+        }
+    }
+
+    /** Returns the calls admitted to the pool (running or queued for a thread). */
+    public int admitted() {
+        return Math.max(0, admitted.get());
+    }
+
+    /** Returns the calls waiting in line for room in the pool (the back-pressure in effect). */
+    public int waiting() {
+        synchronized (line) {
+            return line.size();
+        }
+    }
+
+    /** Returns how many calls were made, and how many of them had to wait in line. */
+    public long[] totals() {
+        return new long[] {calls.get(), waitedInLine.get()};
+    }
+
+    /**
+     * Stops taking calls and waits (up to {@code timeoutMillis}) for every call already taken,
+     * including those waiting in line, to run: shutting down drains the executor.
+     */
+    public void close(long timeoutMillis) {
+        closed = true;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (System.nanoTime() < deadline) {
+            synchronized (line) {
+                if (line.isEmpty()) {
+                    break;
+                }
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        pool.shutdown();
+        try {
+            if (!pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "store executor {0}: calls still running after {1} ms",
+                        name, timeoutMillis);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Drains and stops, waiting up to 30 s. */
+    @Override
+    public void close() {
+        close(30_000);
+    }
+}

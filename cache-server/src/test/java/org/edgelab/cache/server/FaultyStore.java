@@ -1,0 +1,134 @@
+package org.edgelab.cache.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.Set;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.ObjectWriter;
+import org.edgelab.storage.api.StoreCall;
+import org.edgelab.storage.api.StoreStats;
+import org.edgelab.storage.api.StoreUsage;
+import org.edgelab.storage.api.StoredObject;
+
+/**
+ * A store in front of another that declares every call blocking (so the server makes them all on
+ * its executor) and fails the calls it is told to with an IOException, the way a failing disk does.
+ * The switches are volatile fields; thread-safe as its delegate is.
+ */
+final class FaultyStore implements ObjectStore {
+
+    private final ObjectStore delegate;
+    volatile boolean failLookup;
+    volatile boolean failBegin;
+    /** Writes fail once an object has this many bytes (-1: never). */
+    volatile long failWriteAt = -1;
+    volatile boolean failCommit;
+
+    FaultyStore(ObjectStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public String engineName() {
+        return "faulty-" + delegate.engineName();
+    }
+
+    @Override
+    public Set<StoreCall> blockingCalls() {
+        return StoreCall.all();
+    }
+
+    @Override
+    public Optional<StoredObject> lookup(CacheKey key) throws IOException {
+        if (failLookup) {
+            throw new IOException("injected lookup failure");
+        }
+        return delegate.lookup(key);
+    }
+
+    @Override
+    public ObjectWriter begin(CacheKey key, ObjectMetadata metadata) throws IOException {
+        if (failBegin) {
+            throw new IOException("injected begin failure");
+        }
+        ObjectWriter w = delegate.begin(key, metadata);
+        return new ObjectWriter() {
+            @Override
+            public CacheKey key() {
+                return w.key();
+            }
+
+            @Override
+            public void write(ByteBuffer chunk) throws IOException {
+                long at = failWriteAt;
+                if (at >= 0 && w.written() + chunk.remaining() > at) {
+                    w.abort();
+                    throw new IOException("injected write failure at " + w.written());
+                }
+                w.write(chunk);
+            }
+
+            @Override
+            public long written() {
+                return w.written();
+            }
+
+            @Override
+            public StoredObject follow() {
+                return w.follow();
+            }
+
+            @Override
+            public void commit(ObjectMetadata finalMetadata) throws IOException {
+                if (failCommit) {
+                    w.abort();
+                    throw new IOException("injected commit failure");
+                }
+                w.commit(finalMetadata);
+            }
+
+            @Override
+            public void commit() throws IOException {
+                commit(metadata.withLength(w.written()));
+            }
+
+            @Override
+            public void abort() {
+                w.abort();
+            }
+
+            @Override
+            public void close() {
+                w.close();
+            }
+        };
+    }
+
+    @Override
+    public boolean remove(CacheKey key) throws IOException {
+        return delegate.remove(key);
+    }
+
+    @Override
+    public boolean updateMetadata(CacheKey key, ObjectMetadata metadata) throws IOException {
+        return delegate.updateMetadata(key, metadata);
+    }
+
+    @Override
+    public StoreUsage usage() {
+        return delegate.usage();
+    }
+
+    @Override
+    public StoreStats stats() {
+        return delegate.stats();
+    }
+
+    @Override
+    public void close() throws IOException {
+        delegate.close();
+    }
+}

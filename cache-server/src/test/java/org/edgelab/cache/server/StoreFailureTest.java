@@ -1,0 +1,138 @@
+package org.edgelab.cache.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.edgelab.cache.server.CacheFixture.verified;
+import static org.edgelab.cache.server.CacheFixture.xcache;
+
+import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
+import org.edgelab.origin.OriginConfig;
+import org.edgelab.origin.OriginServer;
+import org.edgelab.origin.content.SyntheticPaths;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.storage.api.StorageEngines;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Store calls that fail on the executor reach the client as a clean answer, an origin pass-through
+ * or a closed connection, never as a connection left waiting; and closing the server drains the
+ * executor.
+ */
+class StoreFailureTest {
+
+    private OriginServer origin;
+    private FaultyStore store;
+    private CacheServer cache;
+
+    @BeforeEach
+    void start() throws Exception {
+        origin = OriginServer.start(OriginConfig.builder().port(0).build());
+        store = new FaultyStore(StorageEngines.open("memory", EngineSettings.of("capacity", "32m")));
+        cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).ioThreads(2).storeThreads(2)
+                .build(), store);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        cache.close();
+        origin.close();
+        store.close();
+    }
+
+    private CacheKey key(String path) {
+        return CacheKey.of("127.0.0.1" + path);
+    }
+
+    @Test
+    void aLookupThatFailsIsAnsweredFromTheOrigin() throws Exception {
+        store.failLookup = true;
+        String path = SyntheticPaths.path("lookup-fails", 100_000);
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response r = raw.read(false);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.complete()).isTrue();
+            assertThat(verified("lookup-fails", 0, r.body())).isTrue();
+        }
+    }
+
+    @Test
+    void aBeginThatFailsIsPassedThroughToTheClient() throws Exception {
+        store.failBegin = true;
+        String path = SyntheticPaths.path("begin-fails", 500_000);
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response r = raw.read(false);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("x-cache")).isEqualTo("PASS");
+            assertThat(r.complete()).isTrue();
+            assertThat(verified("begin-fails", 0, r.body())).isTrue();
+        }
+        assertThat(cache.stats().snapshot(store).storeRefusals()).isEqualTo(1);
+    }
+
+    @Test
+    void aWriteThatFailsMidObjectClosesTheClientInsteadOfLeavingItWaiting() throws Exception {
+        store.failWriteAt = 300_000;
+        String path = SyntheticPaths.path("write-fails", 1_000_000);
+        long t0 = System.nanoTime();
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response r = raw.read(false);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.complete()).as("a cut body is never ended as if whole").isFalse();
+            assertThat(r.body().length).isLessThan(1_000_000);
+            assertThat(verified("write-fails", 0, r.body())).isTrue();
+        }
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("closed, not left to time out")
+                .isLessThan(5_000);
+        assertThat(store.lookup(key(path))).isEmpty();
+        store.failWriteAt = -1;
+        HttpResponse<byte[]> again = getWithJdkClient(path);
+        assertThat(xcache(again)).isEqualTo("MISS");
+        assertThat(verified("write-fails", 0, again.body())).isTrue();
+    }
+
+    @Test
+    void aCommitThatFailsStoresNothingAndTheNextRequestIsAMiss() throws Exception {
+        store.failCommit = true;
+        String path = SyntheticPaths.path("commit-fails", 200_000);
+        long t0 = System.nanoTime();
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response r = raw.read(false);
+            assertThat(r.status()).isEqualTo(200);
+            // The client has every byte (the commit comes after the body): the object is just not stored.
+            assertThat(verified("commit-fails", 0, r.body())).isTrue();
+            assertThat(raw.line()).as("the connection is closed after a fill that did not commit").isNull();
+        }
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).as("closed, not left to time out")
+                .isLessThan(5_000);
+        assertThat(store.lookup(key(path))).isEmpty();
+        store.failCommit = false;
+        assertThat(xcache(getWithJdkClient(path))).isEqualTo("MISS");
+    }
+
+    @Test
+    void closingTheServerDrainsTheStoreExecutor() throws Exception {
+        String path = SyntheticPaths.path("drain", 4_000_000) + "?rate=8MiB";
+        RawHttp raw = new RawHttp(cache.port());
+        raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        raw.soTimeout(5_000);
+        raw.line(); // the fill is under way
+        cache.close();
+        assertThat(cache.storeExecutor().admitted()).isZero();
+        assertThat(cache.storeExecutor().waiting()).isZero();
+        raw.close();
+        assertThat(store.lookup(key(path))).as("a fill cut by the shutdown is not stored").isEmpty();
+    }
+
+    private HttpResponse<byte[]> getWithJdkClient(String path) throws Exception {
+        java.net.http.HttpClient c = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        return c.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + cache.port() + path))
+                .timeout(java.time.Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+}
