@@ -171,6 +171,23 @@ final class CellLink implements AutoCloseable {
         return link instanceof KernelLink k ? k.delayLineStats() : Map.of();
     }
 
+    /** The cell's entry in the manifest: emulation, description, probed RTT and the rates of the last measured run. */
+    Map<String, Object> manifestEntry(Map<String, String> lastColumns) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("emulation", emulation());
+        m.put("description", describe());
+        rtt.ifPresent(r -> {
+            m.put("rtt_ms", RoundTrip.millis(r.median()));
+            m.put("rtt_min_ms", RoundTrip.millis(r.min()));
+            m.put("rtt_method", r.method());
+        });
+        if (lastColumns != null) {
+            m.put("measured_down_bps", lastColumns.get("link_down_bps"));
+            m.put("measured_up_bps", lastColumns.get("link_up_bps"));
+        }
+        return m;
+    }
+
     /** One line for notes. */
     String describe() {
         return link == null ? "no link" : link.describe() + rtt.map(r -> "; probed RTT " + r.describe()).orElse("");

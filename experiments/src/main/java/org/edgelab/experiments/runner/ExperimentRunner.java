@@ -162,6 +162,7 @@ public final class ExperimentRunner {
             try (RunningTarget running = link.onServer(() -> target.start(cell.server(), context))) {
                 for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
                     rows.add(runRepetition(target, running, link, cell, rep));
+                    manifest.cellLink(cell.id(), link.manifestEntry(rows.get(rows.size() - 1).values()));
                 }
             }
         } finally {

@@ -15,11 +15,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.DescriptorLoader;
-import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.Target;
-import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Targets;
 import org.edgelab.link.LinkUnavailableException;
 import org.edgelab.link.kernel.KernelSupport;
@@ -91,6 +91,12 @@ class KernelLinkRunTest {
                     .isGreaterThanOrEqualTo(row.number("goodput_bps") * 0.99);
             // every response's first byte waits at least a round trip
             assertThat(row.number("ttfb_p50_ms")).isGreaterThan(38.0);
+        }
+        JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
+        for (JsonNode cell : manifest.get("cells")) {
+            assertThat(cell.path("link").path("emulation").asText()).isEqualTo("kernel");
+            assertThat(cell.path("link").path("rtt_ms").asDouble()).isBetween(38.0, 46.0);
+            assertThat(cell.path("link").path("measured_down_bps").asDouble()).isPositive();
         }
         assertThat(ownNamespaces()).isEmpty();
     }
