@@ -40,11 +40,14 @@ public final class NamespaceEndpoint implements Endpoint {
                 return;
             }
             while (!closed) {
+                Runnable task;
                 try {
-                    tasks.take().run();
+                    task = tasks.take();
                 } catch (InterruptedException e) {
-                    return;
+                    continue; // a cancelled task's interrupt, or close(): the loop condition decides
                 }
+                task.run();
+                Thread.interrupted(); // a task cancelled while it ran leaves the flag set; it is not the next task's
             }
         }, "netns-" + name);
         thread.setDaemon(true);
@@ -91,6 +94,10 @@ public final class NamespaceEndpoint implements Endpoint {
         tasks.put(future);
         try {
             return future.get();
+        } catch (InterruptedException e) {
+            // the caller gives up (Ctrl-C, a cancelled cell): so does the task, as it would on the caller's own thread
+            future.cancel(true);
+            throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof Exception ex) {

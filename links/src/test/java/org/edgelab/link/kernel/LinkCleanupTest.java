@@ -83,6 +83,43 @@ class LinkCleanupTest {
     }
 
     @Test
+    void anInterruptedCallerCancelsItsTaskOnTheSideAndTheSideStaysUsable() throws Exception {
+        try (KernelLink link = KernelLink.open(SHAPE)) {
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread caller = new Thread(() -> {
+                try {
+                    link.client().call(() -> {
+                        started.countDown();
+                        try {
+                            Thread.sleep(60_000);
+                        } catch (InterruptedException e) {
+                            interrupted.set(true);
+                        }
+                        return null;
+                    });
+                } catch (Exception e) {
+                    // the caller was interrupted
+                }
+            });
+            caller.start();
+            started.await();
+            caller.interrupt();
+            caller.join(10_000);
+            assertThat(caller.isAlive()).isFalse();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!interrupted.get() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(interrupted).as("the task on the client side was interrupted").isTrue();
+            assertThat(link.client().call(() -> {
+                link.client().checkCurrentThread();
+                return "still there";
+            })).isEqualTo("still there");
+        }
+    }
+
+    @Test
     void aSignalledJvmRemovesItsLinkOnTheWayOut() throws Exception {
         for (String signal : List.of("INT", "TERM")) {
             Child child = Child.start();
