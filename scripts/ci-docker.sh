@@ -5,15 +5,15 @@
 # experiment on the container target with EDGELAB_REQUIRE_DOCKER=1, so that a missing Docker fails
 # instead of skipping:
 #   1. the container target's tests through Maven (ContainerTargetTest: an ExperimentRunner run of
-#      experiments/src/test/resources/container/container-quick.yaml --quick, limits, cleanup);
-#   2. ./edgelab run experiments/src/test/resources/container/container-quick.yaml --quick.
+#      container/src/test/resources/container-quick.yaml --quick, limits, cleanup);
+#   2. ./edgelab run container/src/test/resources/container-quick.yaml --quick.
 # Run from a clone after `mvn -B verify`.
 #   scripts/ci-docker.sh              setup, then both runs
 #   scripts/ci-docker.sh setup        only install and start Docker (.ci/run: before mvn -B verify, which
 #                                     then runs the container tests with EDGELAB_REQUIRE_DOCKER=1)
 #   scripts/ci-docker.sh experiment   setup, then only the edgelab run (2.)
 # Environment: DOCKERD_LOG (default /tmp/edgelab-dockerd.log); EDGELAB_CMD replaces ./edgelab (e.g. to run
-# a launcher jar directly); CI_DOCKER_MVN_PROJECTS replaces "-pl experiments -am" (e.g. "-pl experiments"
+# a launcher jar directly); CI_DOCKER_MVN_PROJECTS replaces "-pl container -am" (e.g. "-pl container"
 # where the sibling modules are installed in ~/.m2).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -59,8 +59,8 @@ export TESTCONTAINERS_RYUK_DISABLED=true
 export TESTCONTAINERS_HOST_OVERRIDE=localhost
 export EDGELAB_REQUIRE_DOCKER=1
 
-descriptor=experiments/src/test/resources/container/container-quick.yaml
-read -r -a projects <<< "${CI_DOCKER_MVN_PROJECTS:--pl experiments -am}"
+descriptor=container/src/test/resources/container-quick.yaml
+read -r -a projects <<< "${CI_DOCKER_MVN_PROJECTS:--pl container -am}"
 
 if [[ "${1:-}" != "experiment" ]]; then
   log "container target tests: mvn -B -o ${projects[*]} -Dtest=ContainerTargetTest test"

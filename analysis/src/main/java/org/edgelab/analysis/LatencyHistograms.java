@@ -3,6 +3,8 @@ package org.edgelab.analysis;
 import java.io.FileNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
@@ -24,10 +26,22 @@ public final class LatencyHistograms {
      * @throws ResultFormatException when the file is missing or is not an interval log
      */
     public static Histogram read(Path hlog) {
+        Histogram total = new Histogram(3);
+        intervals(hlog).forEach(total::add);
+        return total;
+    }
+
+    /**
+     * The interval histograms of {@code hlog} in file order, each with its start and end time stamps (epoch
+     * milliseconds), for figures over time within a run.
+     *
+     * @throws ResultFormatException when the file is missing or is not an interval log
+     */
+    public static List<Histogram> intervals(Path hlog) {
         if (!Files.isRegularFile(hlog)) {
             throw new ResultFormatException("histogram log " + hlog + " does not exist");
         }
-        Histogram total = new Histogram(3);
+        List<Histogram> intervals = new ArrayList<>();
         try {
             try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile())) {
                 EncodableHistogram interval;
@@ -36,7 +50,7 @@ public final class LatencyHistograms {
                         throw new ResultFormatException(hlog + " holds " + interval.getClass().getSimpleName()
                                 + " intervals; expected integer Histogram intervals");
                     }
-                    total.add(histogram);
+                    intervals.add(histogram);
                 }
             }
         } catch (FileNotFoundException e) {
@@ -47,7 +61,7 @@ public final class LatencyHistograms {
             }
             throw new ResultFormatException(hlog + " is not a readable HdrHistogram interval log: " + e, e);
         }
-        return total;
+        return intervals;
     }
 
     /** Merges the given logs (e.g. the repetitions of one cell) into one histogram. */

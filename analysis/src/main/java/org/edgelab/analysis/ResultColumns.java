@@ -47,7 +47,7 @@ public final class ResultColumns {
             "ttfb_hit_p50_ms", "ttfb_hit_p90_ms", "ttfb_hit_p99_ms", "ttfb_hit_p999_ms",
             "ttfb_miss_p50_ms", "ttfb_miss_p90_ms", "ttfb_miss_p99_ms", "ttfb_miss_p999_ms",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx",
-            "errors_truncated", "errors_closed", "errors_integrity",
+            "errors_truncated", "errors_closed", "errors_integrity", "errors_read", "errors_write", "errors_status",
             "hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests", "server_hits", "server_misses",
             "server_requests", "server_bytes_to_clients", "server_bytes_from_origin",
             "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_s_per_gb",

@@ -6,7 +6,6 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.PackageMatchers;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
-import com.tngtech.archunit.junit.ArchIgnore;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
@@ -17,7 +16,8 @@ import java.util.Set;
  * No package cycles within any module's main code: each package of a module is a slice (e.g.
  * {@code org.edgelab.cache.server}, {@code org.edgelab.experiments.target.container}), and no chain of
  * dependencies between them leads back to where it started. One rule per module, so a failure names
- * the module.
+ * the module. {@code experiments}' rule failed with 16 cycles at commit 6ceac67 ({@code descriptor} with
+ * {@code runner}, {@code target}, {@code power}, {@code workload} and {@code plugin}).
  *
  * <p>Two modules keep their entry points in their root package, and those use the sub-packages that
  * implement them, which read the root's configuration back: {@code org.edgelab.origin}
@@ -50,10 +50,10 @@ class PackageCyclesTest {
     static final ArchRule loadgenHasNoPackageCyclesBelowItsRoot = noCyclesBelowTheRootOf(Module.LOADGEN);
     @ArchTest
     static final ArchRule analysisHasNoPackageCycles = noCyclesIn(Module.ANALYSIS);
-    /** Switched off while experiments still has package cycles (issue 19, item 5): delete the @ArchIgnore line to switch it on. */
-    @ArchIgnore(reason = "experiments has package cycles (descriptor with runner, target, power, workload, plugin) until issue 19 item 5 removes them")
     @ArchTest
     static final ArchRule experimentsHasNoPackageCycles = noCyclesIn(Module.EXPERIMENTS);
+    @ArchTest
+    static final ArchRule containerHasNoPackageCycles = noCyclesIn(Module.CONTAINER);
     @ArchTest
     static final ArchRule peersHasNoPackageCycles = noCyclesIn(Module.PEERS);
     @ArchTest

@@ -2,8 +2,8 @@ package org.edgelab.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.UnknownPluginException;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 
@@ -36,18 +36,18 @@ public enum BenchEngine {
     }
 
     /** Returns the settings that open this engine in {@code dir} with {@code capacityBytes}. */
-    public EngineSettings settings(Path dir, long capacityBytes, String extra) {
+    public PluginSettings settings(Path dir, long capacityBytes, String extra) {
         String capacity = Long.toString(capacityBytes);
-        EngineSettings base = switch (this) {
-            case MEMORY -> EngineSettings.of("capacity", capacity);
-            case RAW_LOG -> EngineSettings.of("disks", dir.toString(), "capacity", capacity);
-            case RAW_FILES -> EngineSettings.of("dir", dir.toString(), "capacity", capacity);
-            case LMDB -> EngineSettings.of("path", dir.toString(), "capacity", capacity);
-            case TIERED -> EngineSettings.of("disk-engine", "raw-log", "disk.disks", dir.toString(),
+        PluginSettings base = switch (this) {
+            case MEMORY -> PluginSettings.of("capacity", capacity);
+            case RAW_LOG -> PluginSettings.of("disks", dir.toString(), "capacity", capacity);
+            case RAW_FILES -> PluginSettings.of("dir", dir.toString(), "capacity", capacity);
+            case LMDB -> PluginSettings.of("path", dir.toString(), "capacity", capacity);
+            case TIERED -> PluginSettings.of("disk-engine", "raw-log", "disk.disks", dir.toString(),
                     "disk.capacity", capacity, "memory-capacity", Long.toString(Math.max(1L << 20, capacityBytes / 4)));
         };
         if (extra != null && !extra.isBlank()) {
-            base = base.withAll(EngineSettings.parse(java.util.List.of(extra.split(";"))));
+            base = base.withAll(PluginSettings.parse(java.util.List.of(extra.split(";"))));
         }
         return base;
     }

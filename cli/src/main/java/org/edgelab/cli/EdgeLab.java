@@ -33,9 +33,30 @@ public final class EdgeLab implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
+    /** Read from the raw arguments by {@link Logging#configure} before anything logs; declared here for help and checking. */
+    @CommandLine.Option(names = Logging.OPTION, paramLabel = "LEVEL", scope = CommandLine.ScopeType.INHERIT,
+            completionCandidates = LogLevels.class,
+            description = "Level of every log (EdgeLab, Netty, Testcontainers, Tablesaw), to standard error:"
+                    + " ${COMPLETION-CANDIDATES} (default: info for EdgeLab, warn for the libraries).")
+    void logLevel(String level) {
+        if (!Logging.LEVELS.contains(level.toLowerCase(java.util.Locale.ROOT))) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "unknown log level '" + level + "'; levels are " + String.join(", ", Logging.LEVELS));
+        }
+    }
+
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
+        Logging.configure(args);
         System.exit(CommandLines.execute(new CommandLine(new EdgeLab(), COMMANDS), args));
+    }
+
+    /** The levels {@code --log-level} accepts. */
+    static final class LogLevels implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Logging.LEVELS.iterator();
+        }
     }
 
     /**

@@ -1,7 +1,7 @@
 package org.edgelab.cli;
 
 import java.io.PrintWriter;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.eviction.EvictionPolicies;
@@ -24,7 +24,7 @@ final class EnginesCommand implements Runnable {
         out.println("Storage engines (--engine NAME, settings with -o NAME=VALUE):");
         for (StorageEngine engine : StorageEngines.registry().all()) {
             out.printf("  %-10s %s%n", engine.name(), engine.description());
-            for (EngineSettings.Spec s : engine.settings()) {
+            for (Setting s : engine.settings()) {
                 out.printf("      %-22s %s%s%n", s.name(), s.description(),
                         s.defaultValue() == null ? " (required)" : " (default: " + s.defaultValue() + ")");
             }

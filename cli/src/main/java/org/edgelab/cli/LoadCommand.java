@@ -30,7 +30,7 @@ import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.commandline.Converters;
 import org.edgelab.origin.content.SyntheticPaths;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.units.DataRate;
@@ -302,7 +302,7 @@ final class LoadCommand implements Callable<Integer> {
         /** Starts them with the cache listening on {@code host} (loopback, or a kernel link's server side). */
         static Embedded start(PrintStream out, String host) throws Exception {
             OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
-            ObjectStore store = StorageEngines.open("memory", EngineSettings.of("capacity", "512m"));
+            ObjectStore store = StorageEngines.open("memory", PluginSettings.of("capacity", "512m"));
             CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost(host).port(0).origin(origin.baseUri()).build(), store);
             out.println("embedded: origin " + origin.baseUri() + ", cache http://" + host + ":" + cache.port()
                     + " (memory engine, 512 MiB), all in this JVM: client and servers share its cores");

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
+import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.workload.FixedUrlWorkload;
 import org.edgelab.loadgen.workload.Workload;
 
@@ -38,6 +39,7 @@ public final class LoadConfig {
     private final Duration reportInterval;
     private final Duration lateThreshold;
     private final Duration warmUp;
+    private final IntervalListener onInterval;
     private final List<String> headers;
     private final String hostHeader;
 
@@ -57,8 +59,14 @@ public final class LoadConfig {
         this.reportInterval = b.reportInterval;
         this.lateThreshold = b.lateThreshold;
         this.warmUp = b.warmUp;
+        this.onInterval = b.onInterval;
         this.headers = List.copyOf(b.headers);
         this.hostHeader = b.hostHeader;
+    }
+
+    /** Told the requests completed in each report interval of every phase (default: nobody). */
+    public IntervalListener onInterval() {
+        return onInterval;
     }
 
     private static final Set<String> NOT_SETTABLE = Set.of("content-length", "transfer-encoding", "range");
@@ -189,10 +197,17 @@ public final class LoadConfig {
         private Duration reportInterval = Duration.ofSeconds(1);
         private Duration lateThreshold = Duration.ofMillis(1);
         private Duration warmUp = Duration.ZERO;
+        private IntervalListener onInterval = IntervalListener.NONE;
         private final List<String> headers = new ArrayList<>();
         private String hostHeader;
 
         private Builder() {
+        }
+
+        /** Tells {@code listener} the requests completed in each report interval (for a live rate; it must not block). */
+        public Builder onInterval(IntervalListener listener) {
+            this.onInterval = listener == null ? IntervalListener.NONE : listener;
+            return this;
         }
 
         /**

@@ -30,18 +30,19 @@ public final class LoadRunner {
         if (warm != null) {
             warmUp = LoadEngine.run(new LoadEngine.Phase(address, host, config.headers(), config.connections(), config.threads(),
                     config.duration(), 0, config.timeout(), null, warm, LinkEmulation.NONE, config.verify(),
-                    config.seed() ^ 0x3C6EF372FE94F82AL, config.reportInterval(), config.lateThreshold()));
+                    config.seed() ^ 0x3C6EF372FE94F82AL, config.reportInterval(), config.lateThreshold(), config.onInterval()));
         }
         if (!config.warmUp().isZero()) {
             // unrecorded: only warms the JIT, connections and caches on both sides
             LoadEngine.run(new LoadEngine.Phase(address, host, config.headers(), config.connections(), config.threads(),
                     config.warmUp(), 0, config.timeout(), config.schedule(), config.workload(), config.link(),
-                    config.verify(), config.seed() ^ 0x9E3779B97F4A7C15L, config.reportInterval(), config.lateThreshold()));
+                    config.verify(), config.seed() ^ 0x9E3779B97F4A7C15L, config.reportInterval(), config.lateThreshold(),
+                    config.onInterval()));
         }
         LoadEngine.Outcome measured = LoadEngine.run(new LoadEngine.Phase(address, host, config.headers(), config.connections(),
                 config.threads(), config.duration(), config.requests(), config.timeout(), config.schedule(),
                 config.workload(), config.link(), config.verify(), config.seed(), config.reportInterval(),
-                config.lateThreshold()));
+                config.lateThreshold(), config.onInterval()));
         double target = config.workload() instanceof ObjectWorkload o ? o.targetHitRatio() : Double.NaN;
         return new LoadResult(config, measured, warmUp, target);
     }

@@ -10,7 +10,7 @@ import org.edgelab.cache.server.CacheServerConfig;
 import org.edgelab.loadgen.workload.ObjectWorkload;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.memory.MemoryEngine;
 import org.junit.jupiter.api.AfterEach;
@@ -27,7 +27,7 @@ class CacheServerRunTest {
     void start() throws InterruptedException {
         Warm.up();
         origin = OriginServer.start(OriginConfig.builder().port(0).ioThreads(1).build());
-        store = new MemoryEngine().open(EngineSettings.of("capacity", "256m"));
+        store = new MemoryEngine().open(PluginSettings.of("capacity", "256m"));
         cache = CacheServer.start(CacheServerConfig.builder().port(0).ioThreads(1).origin(origin.baseUri()).build(), store);
     }
 
@@ -85,7 +85,7 @@ class CacheServerRunTest {
     @Test
     void aStoreTooSmallForTheSetLosesSetHitsThatTheOverallRatioHides() throws Exception {
         // 40 objects of 64 KB (2.5 MB) through a 1 MB store: most of the set is evicted between its requests
-        try (ObjectStore small = new MemoryEngine().open(EngineSettings.of("capacity", "1m"));
+        try (ObjectStore small = new MemoryEngine().open(PluginSettings.of("capacity", "1m"));
              CacheServer tiny = CacheServer.start(CacheServerConfig.builder().port(0).ioThreads(1)
                      .origin(origin.baseUri()).build(), small)) {
             ObjectWorkload w = ObjectWorkload.builder().objects(40).sizes("64KB").targetHitRatio(0.9)

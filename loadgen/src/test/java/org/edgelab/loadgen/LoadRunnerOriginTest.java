@@ -43,6 +43,24 @@ class LoadRunnerOriginTest {
     }
 
     @Test
+    void theIntervalListenerIsToldEachSecondsCompletions() throws Exception {
+        List<long[]> completed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Double> lengths = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LoadResult r = LoadRunner.run(config("/objects/10KB/intervals").duration(Duration.ofMillis(3500))
+                .onInterval((n, seconds) -> {
+                    completed.add(new long[] {n});
+                    lengths.add(seconds);
+                }).build());
+
+        assertThat(completed).hasSizeBetween(2, 4);
+        assertThat(lengths).allMatch(s -> s > 0.5 && s < 2.0, "about one second");
+        long told = completed.stream().mapToLong(c -> c[0]).sum();
+        // every interval but the last part-second was told, from loadgen's own completions
+        assertThat(told).isPositive().isLessThanOrEqualTo(r.counters().completed());
+        assertThat(completed).allMatch(c -> c[0] > 0);
+    }
+
+    @Test
     void closedLoopSendsExactlyTheBoundAndVerifiesEveryByte(@TempDir Path dir) throws Exception {
         long before = origin.stats().requests();
         LoadResult r = LoadRunner.run(config("/objects/100KB/closed-a").requests(400).latency(true).build());
@@ -67,7 +85,8 @@ class LoadRunnerOriginTest {
         r.writeHlog(hlog, LatencyLog.Kind.TTLB);
         List<String> lines = Files.readAllLines(csv);
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(0).split(",")).contains("requests", "ttfb_p99_ns", "errors_integrity", "hit_ratio");
+        assertThat(lines.get(0).split(",")).contains("requests", "req_per_s", "ttfb_p99_ms", "ttfb_p999_ms", "throughput_bps", "errors_integrity", "hit_ratio_requests")
+                .doesNotContain("ttfb_p99_ns", "requests_per_s", "ttfb_p99_9_ms");
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         assertThat(root.at("/figures/requests").asLong()).isEqualTo(400);
         assertThat(root.at("/figures/good_bytes").asLong()).isEqualTo(40_000_000L);

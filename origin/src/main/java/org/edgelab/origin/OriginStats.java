@@ -23,12 +23,12 @@ public record OriginStats(long requests, long bytesSent, Map<Integer, Long> bySt
         return byStatus.getOrDefault(status, 0L);
     }
 
-    /** This snapshot as JSON: {@code {"requests":..,"bytesSent":..,"byStatus":{"200":..}}}. */
+    /** This snapshot as JSON, snake_case like every EdgeLab file: {@code {"requests":..,"bytes_sent":..,"by_status":{"200":..}}}. */
     public String toJson() {
         StringBuilder json = new StringBuilder(64 + 16 * byStatus.size());
         json.append("{\"requests\":").append(requests)
-                .append(",\"bytesSent\":").append(bytesSent)
-                .append(",\"byStatus\":{");
+                .append(",\"bytes_sent\":").append(bytesSent)
+                .append(",\"by_status\":{");
         String separator = "";
         for (Map.Entry<Integer, Long> e : byStatus.entrySet()) {
             json.append(separator).append('"').append(e.getKey()).append("\":").append(e.getValue());

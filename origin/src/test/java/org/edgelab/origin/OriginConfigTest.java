@@ -63,8 +63,8 @@ class OriginConfigTest {
     @Test
     void statsJsonListsStatusesInOrder() {
         OriginStats stats = new OriginStats(3, 1234, Map.of(503, 1L, 200, 2L));
-        assertThat(stats.toJson()).isEqualTo("{\"requests\":3,\"bytesSent\":1234,\"byStatus\":{\"200\":2,\"503\":1}}");
-        assertThat(new OriginStats(0, 0, Map.of()).toJson()).isEqualTo("{\"requests\":0,\"bytesSent\":0,\"byStatus\":{}}");
+        assertThat(stats.toJson()).isEqualTo("{\"requests\":3,\"bytes_sent\":1234,\"by_status\":{\"200\":2,\"503\":1}}");
+        assertThat(new OriginStats(0, 0, Map.of()).toJson()).isEqualTo("{\"requests\":0,\"bytes_sent\":0,\"by_status\":{}}");
         assertThat(stats.responses(404)).isZero();
     }
 }

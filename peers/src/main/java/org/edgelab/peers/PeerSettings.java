@@ -4,10 +4,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.EdgeLabBuilds;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.experiments.target.ServerBuild;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * A peer's engines (its storage kinds, e.g. Varnish's {@code malloc} and {@code file}) with the settings
@@ -17,7 +18,7 @@ import org.edgelab.storage.api.EngineSettings;
  * @param target  the target's name, for messages
  * @param engines each engine's name and the settings it takes
  */
-public record PeerSettings(String target, Map<String, List<EngineSettings.Spec>> engines) {
+public record PeerSettings(String target, Map<String, List<Setting>> engines) {
 
     public PeerSettings {
         engines = Map.copyOf(engines);
@@ -27,24 +28,24 @@ public record PeerSettings(String target, Map<String, List<EngineSettings.Spec>>
      * Checks {@code build} and returns its settings with defaults applied (values as written, before
      * {@code ${store}} is resolved); throws {@link BuildValidationException} naming the field at fault.
      */
-    public EngineSettings check(ServerBuild build) {
+    public PluginSettings check(ServerBuild build) {
         if (!build.targetSettings().isEmpty()) {
             throw new BuildValidationException("target_settings", "the " + target + " target takes no target settings (its settings go in"
                     + " settings), got " + build.targetSettings().keySet());
         }
-        List<EngineSettings.Spec> specs = engines.get(build.engine());
+        List<Setting> specs = engines.get(build.engine());
         if (specs == null) {
             throw new BuildValidationException("engine", "the " + target + " target has no engine '" + build.engine()
                     + "'; its engines are: " + String.join(", ", new TreeSet<>(engines.keySet())));
         }
-        EngineSettings given = EngineSettings.of(build.settings());
+        PluginSettings given = PluginSettings.of(build.settings());
         try {
-            given.requireOnly(target + " " + build.engine(), specs);
+            given.requireOnly("engine", target + " " + build.engine(), specs);
         } catch (IllegalArgumentException e) {
             throw new BuildValidationException("settings", e.getMessage());
         }
-        EngineSettings settings = given;
-        for (EngineSettings.Spec spec : specs) {
+        PluginSettings settings = given;
+        for (Setting spec : specs) {
             if (!build.settings().containsKey(spec.name())) {
                 if (spec.defaultValue() == null) {
                     throw new BuildValidationException("settings", target + " " + build.engine() + " needs setting '" + spec.name()
@@ -57,7 +58,7 @@ public record PeerSettings(String target, Map<String, List<EngineSettings.Spec>>
     }
 
     /** A byte-size setting of at least {@code minimum} bytes; names the setting when it does not parse. */
-    public static long bytes(EngineSettings settings, String name, long minimum) {
+    public static long bytes(PluginSettings settings, String name, long minimum) {
         long value;
         try {
             value = settings.bytes(name, -1);
@@ -72,7 +73,7 @@ public record PeerSettings(String target, Map<String, List<EngineSettings.Spec>>
     }
 
     /** A positive integer setting, or {@code defaultValue} when unset; names the setting when it does not parse. */
-    public static int positive(EngineSettings settings, String name, int defaultValue) {
+    public static int positive(PluginSettings settings, String name, int defaultValue) {
         int value;
         try {
             value = settings.integer(name, defaultValue);
@@ -86,7 +87,7 @@ public record PeerSettings(String target, Map<String, List<EngineSettings.Spec>>
     }
 
     /** A boolean setting (true/false, yes/no, on/off); names the setting when it does not parse. */
-    public static boolean bool(EngineSettings settings, String name) {
+    public static boolean bool(PluginSettings settings, String name) {
         try {
             return settings.bool(name, false);
         } catch (IllegalArgumentException e) {

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Targets;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,7 @@ class BuiltinExperimentsWithPeersTest {
         for (boolean quick : new boolean[] {false, true}) {
             Descriptor d = DescriptorLoader.load("varnish-edge", quick);
             for (String peer : peers) {
-                Descriptor.ServerBuild build = d.servers().stream().filter(s -> s.name().equals(peer)).findFirst().orElse(null);
+                ServerBuild build = d.servers().stream().filter(s -> s.name().equals(peer)).findFirst().orElse(null);
                 if (build == null) {
                     // skipped only because the peer's binary is missing here, never because its target is unknown
                     assertThat(d.notes()).anySatisfy(n -> assertThat(n).contains(peer).contains("apt-get install"));
@@ -25,7 +26,7 @@ class BuiltinExperimentsWithPeersTest {
                     assertThat(Targets.get(build.target()).unavailableReason(build)).isEmpty();
                 }
             }
-            assertThat(d.servers()).extracting(Descriptor.ServerBuild::name).contains("memory");
+            assertThat(d.servers()).extracting(ServerBuild::name).contains("memory");
         }
         // the full run holds nginx's plain-file ceiling beside its proxy_cache, so that both are measured together
         assertThat(DescriptorLoader.load("varnish-edge", false).servers())
@@ -35,7 +36,7 @@ class BuiltinExperimentsWithPeersTest {
     @Test
     void boosterHttpHasNginxServingFilesAsItsRawBaseline() {
         Descriptor d = DescriptorLoader.load("booster-http", true);
-        Descriptor.ServerBuild nginx = d.servers().stream().filter(s -> s.name().equals("nginx-files")).findFirst().orElse(null);
+        ServerBuild nginx = d.servers().stream().filter(s -> s.name().equals("nginx-files")).findFirst().orElse(null);
         if (nginx == null) {
             assertThat(d.notes()).anySatisfy(n -> assertThat(n).contains("nginx-files").contains("apt-get install"));
             PeerRequirement.assumeAvailable(java.util.Optional.of("nginx is not installed"));

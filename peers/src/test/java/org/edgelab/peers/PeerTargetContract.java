@@ -17,9 +17,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
@@ -58,7 +58,7 @@ public abstract class PeerTargetContract {
     }
 
     protected final TargetContext context() {
-        return new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(30));
+        return new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(30));
     }
 
     @BeforeEach
@@ -116,7 +116,7 @@ public abstract class PeerTargetContract {
     void aStartThatTimesOutLeavesNothingRunningAndNothingBehind() throws Exception {
         // No time at all: any answer is late, so the start fails every time (with 1 ms, nginx sometimes
         // answered the first probe in time and the start succeeded).
-        TargetContext hurried = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ZERO);
+        TargetContext hurried = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ZERO);
         assertThatThrownBy(() -> target().start(build(), hurried)).isInstanceOf(IOException.class).hasMessageContaining("did not answer");
         String work = hurried.workDir().toAbsolutePath().toString();
         assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(work)))

@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Targets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +52,7 @@ class PeersExperimentTest {
                 matrix: [server, object_size]
                 """);
         Descriptor descriptor = DescriptorLoader.load(file.toString(), false);
-        for (Descriptor.ServerBuild build : descriptor.servers()) {
+        for (ServerBuild build : descriptor.servers()) {
             PeerRequirement.assumeAvailable(Targets.get(build.target()).unavailableReason(build));
         }
 

@@ -28,7 +28,8 @@ import tech.tablesaw.api.Table;
 
 /**
  * {@code report <result dirs...> [--by dims] [--out DIR]}: prints the summary table and writes summary.csv,
- * summary.md (summary and published-against-measured tables) and report.html.
+ * summary.md (summary and published-against-measured tables) and report.html, by default into {@code report/} inside
+ * the one result folder given.
  *
  * <p>Thread-safety: one instance per command-line invocation.
  */
@@ -45,8 +46,13 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Dimensions to group by (default: experiment and every dimension that varies).")
     private List<String> by = new ArrayList<>();
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "report", description = "Output folder (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Output folder (default: report/ inside the one RESULTS folder given; ./report for several).")
     private Path out;
+
+    @Option(names = "--baseline", paramLabel = "BUILD",
+            description = "Server build the headline ratios are taken against (default: the first peer, else the first build).")
+    private String baseline;
 
     @Override
     public Integer call() throws Exception {
@@ -58,22 +64,53 @@ public final class ReportCommand implements Callable<Integer> {
             table = ResultSet.load(results.toArray(Path[]::new));
             List<String> dimensions = by.isEmpty() ? defaultDimensions(table) : by;
             summary = Summary.by(table, dimensions.toArray(String[]::new));
+            checkBaseline(table);
         } catch (ResultFormatException | IllegalArgumentException e) {
             stderr.println("report: " + e.getMessage());
             return 2;
         }
         Table published = publishedBesideMeasured(table);
+        Path out = this.out != null ? this.out : defaultOut(results);
         Files.createDirectories(out);
         summary.write().csv(out.resolve("summary.csv").toFile());
         String markdown = "## Summary\n\n" + MarkdownTable.render(summary)
                 + (published.isEmpty() ? "" : "\n## Published and measured\n\n" + MarkdownTable.render(published));
         Files.writeString(out.resolve("summary.md"), markdown, StandardCharsets.UTF_8);
-        HtmlReport.write(out.resolve("report.html"), "EdgeLab report", table, summary, published);
+        HtmlReport.write(out.resolve("report.html"), "EdgeLab report", table, summary, published, baseline);
         stdout.print(MarkdownTable.render(summary));
         stdout.println();
         stdout.println("wrote " + out.resolve("summary.csv") + ", " + out.resolve("summary.md") + ", " + out.resolve("report.html"));
         stdout.flush();
         return 0;
+    }
+
+    /**
+     * Where the report goes without {@code --out}: beside the results when one folder is given ({@code RUN/report/},
+     * or the folder of a {@code results.csv} given as a file), {@code ./report} for several.
+     */
+    static Path defaultOut(List<Path> results) {
+        if (results.size() != 1) {
+            return Path.of("report");
+        }
+        Path only = results.get(0);
+        Path folder = Files.isRegularFile(only) ? only.toAbsolutePath().getParent() : only;
+        return folder.resolve("report");
+    }
+
+    private void checkBaseline(Table table) {
+        if (baseline == null) {
+            return;
+        }
+        List<String> builds = new ArrayList<>();
+        for (String column : List.of("server", "engine")) {
+            if (table.containsColumn(column)) {
+                builds.addAll(table.stringColumn(column).unique().asList());
+                break;
+            }
+        }
+        if (!builds.contains(baseline)) {
+            throw new IllegalArgumentException("--baseline " + baseline + " is not a build of these results; builds are " + builds);
+        }
     }
 
     /** "experiment" plus every dimension with more than one value. */

@@ -64,6 +64,25 @@ class ReportCommandTest {
     }
 
     @Test
+    void withoutOutTheReportGoesIntoTheRunFolder() throws Exception {
+        Path fixture = Path.of(getClass().getResource("/fixtures/results/varnish-edge/20261130-040000").toURI());
+        Path run = out.resolve("run");
+        try (var files = Files.walk(fixture)) {
+            for (Path from : (Iterable<Path>) files::iterator) {
+                Files.copy(from, run.resolve(fixture.relativize(from).toString()));
+            }
+        }
+
+        assertThat(run(run.toString())).as(stderr.toString()).isZero();
+
+        assertThat(run.resolve("report/report.html")).isRegularFile();
+        assertThat(run.resolve("report/summary.csv")).isRegularFile();
+        assertThat(stdout.toString()).contains("wrote " + run.resolve("report").resolve("summary.csv"));
+        assertThat(ReportCommand.defaultOut(java.util.List.of(run.resolve("results.csv")))).isEqualTo(run.toAbsolutePath().resolve("report"));
+        assertThat(ReportCommand.defaultOut(java.util.List.of(run, out))).isEqualTo(Path.of("report"));
+    }
+
+    @Test
     void badInputIsReportedWithExitCode2() {
         int exit = run(out.resolve("nowhere").toString(), "--out", out.toString());
         assertThat(exit).isEqualTo(2);

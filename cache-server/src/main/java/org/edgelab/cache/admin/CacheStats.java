@@ -156,7 +156,7 @@ public final class CacheStats {
         long hits = 0;
         for (Result r : Result.values()) {
             long n = byResult[r.ordinal()].sum();
-            results.put(r.header(), n);
+            results.put(r.label(), n);
             if (r.isHit()) {
                 hits += n;
             }
@@ -169,7 +169,7 @@ public final class CacheStats {
                 count(Result.HIT_COALESCED), revalidations.sum(), count(Result.HIT_STALE), originRequests.sum(),
                 originErrors.sum(), bytesFromCache.sum(), bytesFromOrigin.sum(), bytesToClients.sum(),
                 storeRefusals.sum(), truncatedResponses.sum(), openConnections.sum(), acceptedConnections.sum(),
-                results, classes, phases.summaries(), store.engineName(), store.usage(), store.stats(), gaugeValues());
+                results, classes, phases.summaries(), store.engineName(), store.usage(), snakeCaseExtras(store.stats()), gaugeValues());
     }
 
     private Map<String, Long> gaugeValues() {
@@ -178,7 +178,25 @@ public final class CacheStats {
         return out;
     }
 
-    /** A point-in-time copy of every counter, serialised as the admin {@code /stats} JSON. Immutable. */
+    /** The store's counters with the names of its engine-specific figures in snake_case, as every name in /stats is. */
+    private static StoreStats snakeCaseExtras(StoreStats st) {
+        Map<String, Object> extra = new LinkedHashMap<>();
+        new java.util.TreeMap<>(st.extra()).forEach((name, value) -> extra.put(snakeCase(name), value));
+        return new StoreStats(st.lookups(), st.lookupHits(), st.writesBegun(), st.writesCommitted(), st.writesAborted(),
+                st.bytesWritten(), st.bytesRead(), st.evictions(), st.evictedBytes(), st.removals(),
+                st.corruptObjectsDropped(), extra);
+    }
+
+    /** {@code mapSizeBytes} as {@code map_size_bytes}, {@code disk.0.state} as {@code disk_0_state}. */
+    static String snakeCase(String name) {
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replaceAll("[^A-Za-z0-9]+", "_").toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * A point-in-time copy of every counter, serialised as the admin {@code /stats} JSON with snake_case names
+     * ({@code bytes_to_clients}, {@code by_result}: counts by {@link Result#label()}, {@code phase_ms}, the store's
+     * figures under {@code store_usage} and {@code store_stats}). Immutable.
+     */
     public record Snapshot(
             long requests,
             long hits,
@@ -198,7 +216,7 @@ public final class CacheStats {
             long acceptedConnections,
             Map<String, Long> byResult,
             Map<String, Long> byStatusClass,
-            Map<String, PhaseTimes.Summary> phaseMillis,
+            @com.fasterxml.jackson.annotation.JsonProperty("phase_ms") Map<String, PhaseTimes.Summary> phaseMillis,
             String engine,
             StoreUsage storeUsage,
             StoreStats storeStats,

@@ -1,8 +1,10 @@
 package org.edgelab.cache.admin;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -12,10 +14,22 @@ import org.HdrHistogram.Histogram;
  * logs per request. They split a client's time to first byte into the server's own parts, so a
  * slow miss shows whether it waited for the origin or for its own event loop.
  *
- * <p>Thread-safe: every event loop records concurrently ({@link ConcurrentHistogram}); a snapshot
+ * <p>Exported to Prometheus as a histogram: cumulative counts at the fixed {@link #BUCKET_BOUNDS_SECONDS}, read
+ * from the same HdrHistogram (a value within its 0.1 % resolution of a bound may count on either side), and the
+ * exact sum of the recorded times. Buckets, unlike the quantiles of a summary, add up across servers and over any
+ * window ({@code rate()} of the buckets), which is why they are exported rather than since-start quantiles.
+ *
+ * <p>Thread-safe: every event loop records concurrently ({@link ConcurrentHistogram}, striped sums); a snapshot
  * copies each histogram.
  */
 public final class PhaseTimes {
+
+    /**
+     * Upper bounds of the Prometheus buckets in seconds: 50 µs to 10 s, 1-2.5-5 per decade (a hit's first write takes
+     * tens of µs on loopback, a miss behind a slow origin seconds). {@code +Inf} follows them.
+     */
+    public static final double[] BUCKET_BOUNDS_SECONDS = {
+        0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
 
     /** A measured phase; its {@link #label()} names it in {@code /stats} and in Prometheus. */
     public enum Phase {
@@ -34,22 +48,41 @@ public final class PhaseTimes {
         }
     }
 
-    /** Quantiles of one phase in milliseconds; all zero when {@code count} is zero. Immutable. */
-    public record Summary(long count, double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs) {
+    /**
+     * One phase: quantiles in milliseconds (all zero when {@code count} is zero) for {@code /stats}; for Prometheus the
+     * exact sum in seconds and the cumulative count at each of {@link #BUCKET_BOUNDS_SECONDS} (not in the JSON).
+     * Immutable.
+     */
+    public record Summary(long count, double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs,
+                          @JsonIgnore double sumSeconds, @JsonIgnore long[] cumulativeCounts) {
+        /** Copies {@code cumulativeCounts}. */
+        public Summary {
+            cumulativeCounts = cumulativeCounts.clone();
+        }
+
+        /** Returns a copy of the cumulative bucket counts. */
+        @Override
+        public long[] cumulativeCounts() {
+            return cumulativeCounts.clone();
+        }
     }
 
     private final ConcurrentHistogram[] histograms = new ConcurrentHistogram[Phase.values().length];
+    private final LongAdder[] sums = new LongAdder[Phase.values().length];
 
     /** Creates empty histograms for every phase. */
     public PhaseTimes() {
         for (int i = 0; i < histograms.length; i++) {
             histograms[i] = new ConcurrentHistogram(3);
+            sums[i] = new LongAdder();
         }
     }
 
     /** Records one occurrence of {@code phase} lasting {@code nanos} (negative values count as zero). */
     public void record(Phase phase, long nanos) {
-        histograms[phase.ordinal()].recordValue(Math.max(0, nanos));
+        long value = Math.max(0, nanos);
+        histograms[phase.ordinal()].recordValue(value);
+        sums[phase.ordinal()].add(value);
     }
 
     /** Records one occurrence of {@code phase} that started at {@code startNanos} ({@link System#nanoTime()}) and ends now. */
@@ -62,15 +95,20 @@ public final class PhaseTimes {
         return histograms[phase.ordinal()].copy();
     }
 
-    /** Returns every phase's quantiles, by label, in {@link Phase} order. */
+    /** Returns every phase's figures, by label, in {@link Phase} order. */
     public Map<String, Summary> summaries() {
         Map<String, Summary> out = new LinkedHashMap<>();
         for (Phase p : Phase.values()) {
             Histogram h = histogram(p);
             long n = h.getTotalCount();
-            out.put(p.label(), n == 0 ? new Summary(0, 0, 0, 0, 0, 0)
+            long[] cumulative = new long[BUCKET_BOUNDS_SECONDS.length];
+            for (int i = 0; i < cumulative.length && n > 0; i++) {
+                cumulative[i] = Math.min(n, h.getCountBetweenValues(0, Math.round(BUCKET_BOUNDS_SECONDS[i] * 1e9)));
+            }
+            double sum = sums[p.ordinal()].sum() / 1e9;
+            out.put(p.label(), n == 0 ? new Summary(0, 0, 0, 0, 0, 0, 0, cumulative)
                     : new Summary(n, h.getMean() / 1e6, ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(90)),
-                    ms(h.getValueAtPercentile(99)), ms(h.getMaxValue())));
+                    ms(h.getValueAtPercentile(99)), ms(h.getMaxValue()), sum, cumulative));
         }
         return out;
     }

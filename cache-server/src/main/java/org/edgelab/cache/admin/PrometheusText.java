@@ -1,9 +1,23 @@
 package org.edgelab.cache.admin;
 
+import java.math.BigDecimal;
 import java.util.Map;
+import java.util.TreeMap;
 import org.edgelab.storage.api.StoreStats;
 
-/** Renders a {@link CacheStats.Snapshot} in the Prometheus text exposition format (0.0.4). Stateless. */
+/**
+ * Renders a {@link CacheStats.Snapshot} in the Prometheus text exposition format (0.0.4): the cache's counters under
+ * {@code edgelab_cache_*} (each figure once: hits are {@code edgelab_cache_requests_total{result=~"hit.*"}}), the phase
+ * timings as a histogram, and the storage engine's own figures under {@code edgelab_store_*}: the counters every
+ * engine keeps, its numeric engine-specific figures (untyped: an engine's figure may be a gauge or a counter) and its
+ * text settings and states as labels of {@code edgelab_store_info}.
+ *
+ * <p>Written here rather than with the Prometheus Java client: the cache keeps its counters in {@link CacheStats}
+ * (striped adders) and its timings in HdrHistogram already, so the client would be a second registry to keep in step
+ * and four jars for some forty lines of text format.
+ *
+ * <p>Stateless.
+ */
 public final class PrometheusText {
 
     /** The Content-Type of the rendered text. */
@@ -12,20 +26,19 @@ public final class PrometheusText {
     private PrometheusText() {
     }
 
-    /** Returns every counter and gauge of the snapshot as Prometheus text. */
+    /** Returns every counter, gauge and histogram of the snapshot as Prometheus text. */
     public static String render(CacheStats.Snapshot s) {
-        StringBuilder b = new StringBuilder(2048);
-        header(b, "edgelab_cache_requests_total", "counter", "Requests answered, by X-Cache outcome.");
+        StringBuilder b = new StringBuilder(4096);
+        header(b, "edgelab_cache_requests_total", "counter", "Requests answered, by X-Cache outcome (hit* are served from the store).");
         for (CacheStats.Result r : CacheStats.Result.values()) {
             b.append("edgelab_cache_requests_total{result=\"").append(r.label()).append("\"} ")
-                    .append(s.byResult().get(r.header())).append('\n');
+                    .append(s.byResult().get(r.label())).append('\n');
         }
         header(b, "edgelab_cache_responses_total", "counter", "Responses by status class.");
         for (Map.Entry<String, Long> e : s.byStatusClass().entrySet()) {
             b.append("edgelab_cache_responses_total{class=\"").append(e.getKey()).append("\"} ")
                     .append(e.getValue()).append('\n');
         }
-        simple(b, "edgelab_cache_hits_total", "counter", "Responses whose X-Cache starts with HIT.", s.hits());
         simple(b, "edgelab_cache_revalidations_total", "counter", "Conditional requests sent to the origin.",
                 s.revalidations());
         simple(b, "edgelab_cache_origin_requests_total", "counter", "Requests sent to the origin.", s.originRequests());
@@ -44,34 +57,55 @@ public final class PrometheusText {
         simple(b, "edgelab_cache_open_connections", "gauge", "Client connections open now.", s.openConnections());
         simple(b, "edgelab_cache_accepted_connections_total", "counter", "Client connections accepted.",
                 s.acceptedConnections());
-        header(b, "edgelab_cache_phase_seconds", "summary",
-                "Time of a phase of answering a request inside the server (see PhaseTimes.Phase), since start.");
+        header(b, "edgelab_cache_phase_seconds", "histogram",
+                "Time of a phase of answering a request inside the server (see PhaseTimes.Phase).");
         for (Map.Entry<String, PhaseTimes.Summary> e : s.phaseMillis().entrySet()) {
             PhaseTimes.Summary p = e.getValue();
-            String phase = "edgelab_cache_phase_seconds{phase=\"" + e.getKey() + "\"";
-            b.append(phase).append(",quantile=\"0.5\"} ").append(p.p50Ms() / 1e3).append('\n');
-            b.append(phase).append(",quantile=\"0.9\"} ").append(p.p90Ms() / 1e3).append('\n');
-            b.append(phase).append(",quantile=\"0.99\"} ").append(p.p99Ms() / 1e3).append('\n');
-            b.append("edgelab_cache_phase_seconds_sum{phase=\"").append(e.getKey()).append("\"} ")
-                    .append(p.meanMs() * p.count() / 1e3).append('\n');
-            b.append("edgelab_cache_phase_seconds_count{phase=\"").append(e.getKey()).append("\"} ")
-                    .append(p.count()).append('\n');
+            String phase = "{phase=\"" + e.getKey() + "\"";
+            long[] cumulative = p.cumulativeCounts();
+            for (int i = 0; i < PhaseTimes.BUCKET_BOUNDS_SECONDS.length; i++) {
+                b.append("edgelab_cache_phase_seconds_bucket").append(phase).append(",le=\"")
+                        .append(number(PhaseTimes.BUCKET_BOUNDS_SECONDS[i])).append("\"} ").append(cumulative[i]).append('\n');
+            }
+            b.append("edgelab_cache_phase_seconds_bucket").append(phase).append(",le=\"+Inf\"} ").append(p.count()).append('\n');
+            b.append("edgelab_cache_phase_seconds_sum").append(phase).append("} ").append(number(p.sumSeconds())).append('\n');
+            b.append("edgelab_cache_phase_seconds_count").append(phase).append("} ").append(p.count()).append('\n');
         }
         for (Map.Entry<String, Long> e : s.gauges().entrySet()) {
             simple(b, "edgelab_cache_" + e.getKey(), "gauge", "A server figure (see CacheStats.gauge).", e.getValue());
         }
+        header(b, "edgelab_store_info", "gauge", "The storage engine, and its settings and states as labels; always 1.");
+        b.append("edgelab_store_info{engine=\"").append(escape(s.engine())).append('"');
+        StoreStats st = s.storeStats();
+        Map<String, Object> extra = new TreeMap<>(st.extra());
+        for (Map.Entry<String, Object> e : extra.entrySet()) {
+            if (!(e.getValue() instanceof Number)) {
+                b.append(',').append(e.getKey()).append("=\"").append(escape(String.valueOf(e.getValue()))).append('"');
+            }
+        }
+        b.append("} 1\n");
         simple(b, "edgelab_store_capacity_bytes", "gauge", "Store capacity.", s.storeUsage().capacityBytes());
         simple(b, "edgelab_store_used_bytes", "gauge", "Store bytes in use.", s.storeUsage().usedBytes());
         simple(b, "edgelab_store_objects", "gauge", "Objects in the store.", s.storeUsage().objectCount());
-        StoreStats st = s.storeStats();
         simple(b, "edgelab_store_lookups_total", "counter", "Store lookups.", st.lookups());
         simple(b, "edgelab_store_lookup_hits_total", "counter", "Store lookups that found an object.", st.lookupHits());
+        simple(b, "edgelab_store_writes_begun_total", "counter", "Writes begun.", st.writesBegun());
         simple(b, "edgelab_store_writes_committed_total", "counter", "Objects committed.", st.writesCommitted());
         simple(b, "edgelab_store_writes_aborted_total", "counter", "Writes aborted.", st.writesAborted());
         simple(b, "edgelab_store_bytes_written_total", "counter", "Bytes written to the store.", st.bytesWritten());
         simple(b, "edgelab_store_bytes_read_total", "counter", "Bytes read from the store.", st.bytesRead());
         simple(b, "edgelab_store_evictions_total", "counter", "Objects evicted.", st.evictions());
         simple(b, "edgelab_store_evicted_bytes_total", "counter", "Bytes evicted.", st.evictedBytes());
+        simple(b, "edgelab_store_removals_total", "counter", "Objects removed (invalidated or replaced).", st.removals());
+        simple(b, "edgelab_store_corrupt_objects_dropped_total", "counter", "Damaged objects found and dropped.",
+                st.corruptObjectsDropped());
+        for (Map.Entry<String, Object> e : extra.entrySet()) {
+            if (e.getValue() instanceof Number n) {
+                String name = "edgelab_store_" + e.getKey();
+                header(b, name, "untyped", "Engine-specific figure '" + e.getKey() + "' of " + s.engine() + ".");
+                b.append(name).append(' ').append(number(n.doubleValue())).append('\n');
+            }
+        }
         return b.toString();
     }
 
@@ -83,5 +117,18 @@ public final class PrometheusText {
     private static void simple(StringBuilder b, String name, String type, String help, long value) {
         header(b, name, type, help);
         b.append(name).append(' ').append(value).append('\n');
+    }
+
+    /** A sample value or bound without exponent or trailing zeros: {@code 0.00005}, {@code 2.5}, {@code 10}. */
+    static String number(double value) {
+        if (!Double.isFinite(value)) {
+            return Double.isNaN(value) ? "NaN" : value > 0 ? "+Inf" : "-Inf";
+        }
+        return new BigDecimal(Double.toString(value)).stripTrailingZeros().toPlainString();
+    }
+
+    /** A label value with backslash, quote and line feed escaped, as the text format asks. */
+    private static String escape(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 }

@@ -12,7 +12,8 @@ import org.edgelab.cache.server.CacheServerConfig;
 import org.edgelab.cache.store.StoreExecutor;
 import org.edgelab.commandline.CommandLines;
 import org.edgelab.commandline.Converters;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
@@ -193,7 +194,7 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--origin URL is required when the cache runs on its own"
                     + " (edgelab serve starts an embedded synthetic origin without it)");
         }
-        EngineSettings settings = engineSettings();
+        PluginSettings settings = engineSettings();
         if (!StoreDirectories.missing(engine, settings).isEmpty()) {
             java.nio.file.Path dir = dataDir.resolve(engine).toAbsolutePath();
             java.nio.file.Files.createDirectories(dir);
@@ -243,13 +244,13 @@ public final class ServeCommand implements Callable<Integer> {
         return new Running(server, store, embedded, base);
     }
 
-    private EngineSettings engineSettings() {
-        EngineSettings settings = EngineSettings.parse(engineOptions);
+    private PluginSettings engineSettings() {
+        PluginSettings settings = PluginSettings.parse(engineOptions);
         if (memory == null) {
             return settings;
         }
         StorageEngine plugin = StorageEngines.get(engine);
-        String key = plugin.settings().stream().map(EngineSettings.Spec::name)
+        String key = plugin.settings().stream().map(Setting::name)
                 .filter(n -> n.equals("memory-capacity")).findFirst()
                 .orElse(engine.equals("memory") ? "capacity" : null);
         if (key == null) {

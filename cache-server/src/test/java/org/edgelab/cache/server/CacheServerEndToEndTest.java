@@ -226,9 +226,9 @@ class CacheServerEndToEndTest {
         assertThat(json.get("requests").asLong()).isGreaterThanOrEqualTo(2);
         assertThat(json.get("hits").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(json.get("misses").asLong()).isGreaterThanOrEqualTo(1);
-        assertThat(json.get("bytesFromCache").asLong()).isGreaterThanOrEqualTo(1000);
-        assertThat(json.get("storeUsage").get("objectCount").asLong()).isGreaterThanOrEqualTo(1);
-        assertThat(json.get("byStatusClass").get("2xx").asLong()).isGreaterThanOrEqualTo(2);
+        assertThat(json.get("bytes_from_cache").asLong()).isGreaterThanOrEqualTo(1000);
+        assertThat(json.get("store_usage").get("object_count").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(json.get("by_status_class").get("2xx").asLong()).isGreaterThanOrEqualTo(2);
 
         HttpResponse<String> metrics = c.send(HttpRequest.newBuilder(base.resolve("/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.units.ByteSize;
@@ -47,16 +47,16 @@ final class Engines {
     static Opened open(String engine, String capacity) throws IOException {
         long bytes = ByteSize.parse(capacity);
         if (engine.equals("memory")) {
-            return new Opened(StorageEngines.open("memory", EngineSettings.of("capacity", capacity)), null);
+            return new Opened(StorageEngines.open("memory", PluginSettings.of("capacity", capacity)), null);
         }
         Path dir = Files.createTempDirectory("edgelab-cache-" + engine + "-");
         String cap = Long.toString(bytes);
-        EngineSettings settings = switch (engine) {
-            case "raw-log" -> EngineSettings.of("disks", dir.resolve("disk0").toString(), "capacity", cap);
-            case "raw-files" -> EngineSettings.of("dir", dir.resolve("files").toString(), "capacity", cap);
-            case "tiered" -> EngineSettings.of("disk-engine", "raw-log", "disk.disks", dir.resolve("disk0").toString(),
+        PluginSettings settings = switch (engine) {
+            case "raw-log" -> PluginSettings.of("disks", dir.resolve("disk0").toString(), "capacity", cap);
+            case "raw-files" -> PluginSettings.of("dir", dir.resolve("files").toString(), "capacity", cap);
+            case "tiered" -> PluginSettings.of("disk-engine", "raw-log", "disk.disks", dir.resolve("disk0").toString(),
                     "disk.capacity", cap, "memory-capacity", Long.toString(Math.max(1 << 20, bytes / 4)));
-            case "lmdb" -> EngineSettings.of("path", dir.resolve("lmdb").toString(), "capacity", cap,
+            case "lmdb" -> PluginSettings.of("path", dir.resolve("lmdb").toString(), "capacity", cap,
                     "map-size", Long.toString(Math.max(4 * bytes, 16L << 20)), "chunk-size", "64KiB");
             default -> throw new IllegalArgumentException("no test settings for engine " + engine);
         };

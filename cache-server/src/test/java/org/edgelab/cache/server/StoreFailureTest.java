@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.SyntheticPaths;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.StorageEngines;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +30,7 @@ class StoreFailureTest {
     @BeforeEach
     void start() throws Exception {
         origin = OriginServer.start(OriginConfig.builder().port(0).build());
-        store = new FaultyStore(StorageEngines.open("memory", EngineSettings.of("capacity", "32m")));
+        store = new FaultyStore(StorageEngines.open("memory", PluginSettings.of("capacity", "32m")));
         cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).ioThreads(2).storeThreads(2)
                 .build(), store);
     }

@@ -4,7 +4,8 @@ import java.io.PrintWriter;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import org.edgelab.experiments.descriptor.BuiltinExperiments;
+import org.edgelab.experiments.client.LoadClients;
+import org.edgelab.experiments.descriptor.yaml.BuiltinExperiments;
 import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.runner.ExperimentKinds;
 import org.edgelab.experiments.target.Targets;
@@ -43,6 +44,7 @@ public final class ListCommand implements Runnable {
                 new Kind("Eviction policies", "engine setting policy", EvictionPolicies.registry().all()),
                 new Kind("Targets", "target, servers[].target, --target", Targets.all()),
                 new Kind("Workloads", "load.workload.kind", WorkloadPlugins.all()),
+                new Kind("Load clients", "load.client", LoadClients.all()),
                 new Kind("Power models", "hardware.power.model", PowerModels.all()),
                 new Kind("Experiment kinds", "kind", ExperimentKinds.all()));
         for (Kind kind : kinds) {

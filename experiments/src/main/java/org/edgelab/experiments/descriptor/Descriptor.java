@@ -3,10 +3,15 @@ package org.edgelab.experiments.descriptor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.edgelab.experiments.client.ClientChoice;
+import org.edgelab.experiments.power.PowerMeter;
+import org.edgelab.experiments.power.PowerModels;
+import org.edgelab.experiments.target.ServerBuild;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * A validated experiment with every default applied: what {@code ExperimentRunner} runs. Built by
- * {@link DescriptorLoader}. Immutable and thread-safe.
+ * {@code DescriptorLoader} (package {@code descriptor.yaml}). Immutable and thread-safe.
  *
  * @param name        experiment name
  * @param kind        the experiment plugin that runs it ({@code matrix} by default, e.g. {@code video-streams})
@@ -28,40 +33,14 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
                          int repetitions, String target, List<ServerBuild> servers, List<String> notes,
                          LoadProfile load, Hardware hardware, List<String> matrix) {
 
-    /** The engine name of the no-cache baseline: clients fetch straight from the origin. */
-    public static final String NO_CACHE = "none";
-
     /** Dimension names a matrix may cross. */
-    public static final List<String> DIMENSIONS = List.of("server", "object_size", "connections", "range_size", "link");
+    public static final List<String> DIMENSIONS = List.of("server", "object_size", "connections", "range_size", "link", "client");
 
     public Descriptor {
         settings = Map.copyOf(settings);
         servers = List.copyOf(servers);
         notes = List.copyOf(notes);
         matrix = List.copyOf(matrix);
-    }
-
-    /**
-     * A server build.
-     *
-     * @param name           name in results
-     * @param target         where it runs: a {@code Target} plugin name ({@code embedded} by default)
-     * @param engine         storage engine name, or {@link #NO_CACHE} for the baseline without a cache; for a
-     *                       peer target, the peer's storage (e.g. {@code malloc} or {@code file} for Varnish)
-     * @param settings       engine settings ({@code ${store}} is replaced by the build's directory at run time)
-     * @param targetSettings settings of the target (what they mean is the target's to say)
-     */
-    public record ServerBuild(String name, String target, String engine, Map<String, String> settings,
-                              Map<String, String> targetSettings) {
-        public ServerBuild {
-            settings = Map.copyOf(settings);
-            targetSettings = Map.copyOf(targetSettings);
-        }
-
-        /** A build on the default {@code embedded} target. */
-        public ServerBuild(String name, String engine, Map<String, String> settings) {
-            this(name, "embedded", engine, settings, Map.of());
-        }
     }
 
     /**
@@ -83,13 +62,17 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      * @param links          client links (fan out)
      * @param workloadKind   the workload plugin ({@code objects} by default, {@code trace}, {@code video})
      * @param workloadSettings that plugin's settings, prepared (relative paths resolved)
+     * @param clients        the load clients that send the measured load ({@code loadgen} by default; fan out),
+     *                       those that cannot run on this machine left out with a note
      */
     public record LoadProfile(List<Integer> connections, int threads, Duration duration, Duration timeout, String rate,
                               boolean warmUp, Duration settle, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
                               String popularity, double targetHitRatio, List<ByteSizeValue> rangeSizes,
-                              List<Link> links, String workloadKind, Map<String, String> workloadSettings) {
+                              List<Link> links, String workloadKind, Map<String, String> workloadSettings,
+                              List<ClientChoice> clients) {
         public LoadProfile {
             workloadSettings = Map.copyOf(workloadSettings);
+            clients = List.copyOf(clients);
             connections = List.copyOf(connections);
             objectSizes = List.copyOf(objectSizes);
             rangeSizes = List.copyOf(rangeSizes);
@@ -139,6 +122,11 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
         public Hardware {
             disks = List.copyOf(disks);
         }
+
+        /** A meter of this profile's power model (one that gives no figures for {@code none}). */
+        public PowerMeter powerMeter() {
+            return PowerModels.meter(power.model(), PluginSettings.of(power.settings()), name);
+        }
     }
 
     /**
@@ -150,7 +138,7 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      */
     public record Power(String model, Map<String, String> settings) {
         /** No power figures at all. */
-        public static final Power NONE = new Power("none", Map.of());
+        public static final Power NONE = new Power(PowerModels.NONE, Map.of());
 
         public Power {
             settings = Map.copyOf(settings);

@@ -1,9 +1,10 @@
 package org.edgelab.experiments.matrix;
 
 import java.util.Map;
+import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.ByteSizeValue;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.ServerBuild;
 
 /**
  * One point of an experiment's matrix: a server build under one load setting. Its id names the
@@ -18,9 +19,10 @@ import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
  * @param connections connections
  * @param rangeSize   range size, 0 for full fetches
  * @param link        client link
+ * @param client      the load client that sends the cell's load
  */
 public record Cell(int index, String id, Map<String, String> dimensions, ServerBuild server, ByteSizeValue objectSize,
-                   int connections, ByteSizeValue rangeSize, Link link) {
+                   int connections, ByteSizeValue rangeSize, Link link, ClientChoice client) {
 
     /** The id made safe for a file name: {@code =} becomes {@code -}, {@code ,} becomes {@code _}. */
     public String fileName() {

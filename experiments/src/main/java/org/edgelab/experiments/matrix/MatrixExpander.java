@@ -4,10 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.ByteSizeValue;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.ServerBuild;
 
 /**
  * Expands a descriptor's matrix into cells: the cross product of the matrix dimensions, the first
@@ -28,6 +29,7 @@ public final class MatrixExpander {
         values.put("connections", load.connections());
         values.put("range_size", load.rangeSizes());
         values.put("link", load.links());
+        values.put("client", load.clients());
         List<String> matrix = descriptor.matrix();
         List<Cell> cells = new ArrayList<>();
         int[] position = new int[matrix.size()];
@@ -44,7 +46,7 @@ public final class MatrixExpander {
             dims.forEach((k, v) -> id.append(id.length() == 0 ? "" : ",").append(k).append('=').append(v));
             cells.add(new Cell(cells.size(), id.toString(), dims, (ServerBuild) chosen.get("server"),
                     (ByteSizeValue) chosen.get("object_size"), (Integer) chosen.get("connections"),
-                    (ByteSizeValue) chosen.get("range_size"), (Link) chosen.get("link")));
+                    (ByteSizeValue) chosen.get("range_size"), (Link) chosen.get("link"), (ClientChoice) chosen.get("client")));
             int d = matrix.size() - 1;
             while (d >= 0 && ++position[d] == values.get(matrix.get(d)).size()) {
                 position[d] = 0;
@@ -65,6 +67,9 @@ public final class MatrixExpander {
         }
         if (value instanceof Link l) {
             return l.name();
+        }
+        if (value instanceof ClientChoice c) {
+            return c.name();
         }
         return String.valueOf(value);
     }

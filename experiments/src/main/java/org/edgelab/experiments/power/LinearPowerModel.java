@@ -2,10 +2,9 @@ package org.edgelab.experiments.power;
 
 import java.util.List;
 import java.util.Locale;
-import org.edgelab.experiments.descriptor.Descriptor.Hardware;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
-import org.edgelab.experiments.plugin.SettingException;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
+import org.edgelab.plugin.SettingException;
 
 /**
  * The {@code linear} model: idle + watts per busy core x busy cores + watts per active disk x disks + NIC.
@@ -76,9 +75,9 @@ public final class LinearPowerModel implements PowerModel {
     }
 
     @Override
-    public PowerMeter meter(PluginSettings settings, Hardware hardware) {
+    public PowerMeter meter(PluginSettings settings, String profile) {
         Coefficients c = Coefficients.of(settings);
-        String method = "modelled (no energy counters read): " + c.describe(hardware.name());
+        String method = "modelled (no energy counters read): " + c.describe(profile);
         return new PowerMeter() {
             @Override
             public String method() {

@@ -1,10 +1,9 @@
 package org.edgelab.experiments.power;
 
 import java.util.List;
-import org.edgelab.experiments.descriptor.Descriptor.Hardware;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
 import org.edgelab.plugin.NamedPlugin;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * How a run's power is obtained (a hardware profile's {@code power.model}): modelled from utilisation or
@@ -20,6 +19,9 @@ public interface PowerModel extends NamedPlugin {
     /** Checks the settings while the descriptor loads; throws {@code SettingException} naming the bad key. */
     void validate(PluginSettings settings);
 
-    /** A meter for one run on {@code hardware} with these (validated) settings. */
-    PowerMeter meter(PluginSettings settings, Hardware hardware);
+    /**
+     * A meter for one run with these (validated) settings; {@code profile} names the hardware profile they
+     * come from, for the method the manifest records.
+     */
+    PowerMeter meter(PluginSettings settings, String profile);
 }

@@ -1,10 +1,8 @@
 package org.edgelab.experiments.power;
 
 import java.util.Collection;
-import org.edgelab.experiments.descriptor.Descriptor.Hardware;
-import org.edgelab.experiments.descriptor.Descriptor.Power;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.plugin.PluginRegistry;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * The registry of {@link PowerModel}s found through {@code ServiceLoader}; an unknown name fails loudly
@@ -14,6 +12,9 @@ public final class PowerModels {
 
     /** The model used when a power block names none. */
     public static final String DEFAULT = "linear";
+
+    /** The name that selects no power model at all: power columns stay empty. */
+    public static final String NONE = "none";
 
     private static final class Holder {
         static final PluginRegistry<PowerModel> REGISTRY = PluginRegistry.load("power model", PowerModel.class);
@@ -37,10 +38,12 @@ public final class PowerModels {
         return Holder.REGISTRY.all();
     }
 
-    /** The meter of {@code hardware}'s power model; one that gives no figures for {@code none}. */
-    public static PowerMeter meter(Hardware hardware) {
-        Power power = hardware.power();
-        if (power.model().equals(Power.NONE.model())) {
+    /**
+     * The meter of power model {@code model} with {@code settings}, for hardware profile {@code profile}; one
+     * that gives no figures for {@link #NONE}.
+     */
+    public static PowerMeter meter(String model, PluginSettings settings, String profile) {
+        if (model.equals(NONE)) {
             return new PowerMeter() {
                 @Override
                 public String method() {
@@ -53,6 +56,6 @@ public final class PowerModels {
                 }
             };
         }
-        return get(power.model()).meter(PluginSettings.of(power.settings()), hardware);
+        return get(model).meter(settings, profile);
     }
 }

@@ -5,9 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.edgelab.experiments.descriptor.Descriptor.Hardware;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * The {@code rapl} model: power measured from the Linux powercap RAPL package counters, labelled
@@ -53,13 +52,13 @@ public final class RaplPowerModel implements PowerModel {
     }
 
     @Override
-    public PowerMeter meter(PluginSettings settings, Hardware hardware) {
+    public PowerMeter meter(PluginSettings settings, String profile) {
         Path root = Path.of(settings.string("powercap_root", RaplCounters.DEFAULT_ROOT.toString()));
         RaplCounters.Result opened = RaplCounters.open(root);
         if (opened.counters().isEmpty()) {
             String unavailable = "RAPL unavailable: " + opened.reason();
             if (settings.string("fallback", "none").equals("linear")) {
-                PowerMeter linear = new LinearPowerModel().meter(settings, hardware);
+                PowerMeter linear = new LinearPowerModel().meter(settings, profile);
                 String method = unavailable + "; fallback " + linear.method();
                 return new PowerMeter() {
                     @Override

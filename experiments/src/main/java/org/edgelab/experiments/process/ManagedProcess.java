@@ -131,6 +131,14 @@ public final class ManagedProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits up to {@code timeout} for the process to end on its own and returns its exit status, or empty
+     * if it is still running then (the caller decides: usually {@link #close()}).
+     */
+    public Optional<Integer> awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? Optional.of(process.exitValue()) : Optional.empty();
+    }
+
     /** The exit status once the process has ended. */
     public Optional<Integer> exitStatus() {
         return process.isAlive() ? Optional.empty() : Optional.of(process.exitValue());

@@ -57,15 +57,26 @@ public final class ProcessCpu {
         return parseStat(stat);
     }
 
-    /** Fields 14-17 of a {@code /proc/<pid>/stat} line (after the parenthesised command), in seconds. */
-    static double parseStat(String stat) {
+    /**
+     * CPU seconds in a {@code /proc/<pid>/stat} line (utime + stime + cutime + cstime, fields 14-17 after the
+     * parenthesised command), e.g. one a child process read from {@code /proc/self/stat} before it exited;
+     * throws {@link IllegalArgumentException} on anything else.
+     */
+    public static double parseStat(String stat) {
         int close = stat.lastIndexOf(')');
         if (close < 0) {
             throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
         }
-        String[] f = stat.substring(close + 2).trim().split(" +");
+        String[] f = stat.substring(Math.min(stat.length(), close + 1)).trim().split(" +");
+        if (f.length < 15) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line (too few fields): " + stat);
+        }
         // f[0] is field 3 (state); utime is field 14 -> f[11]; stime f[12]; cutime f[13]; cstime f[14]
-        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
-        return ticks / TICKS_PER_SECOND;
+        try {
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+            return ticks / TICKS_PER_SECOND;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line (fields 14-17 are not numbers): " + stat, e);
+        }
     }
 }

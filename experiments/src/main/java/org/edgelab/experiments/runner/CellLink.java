@@ -7,7 +7,9 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
+import org.edgelab.experiments.client.ClientResult;
 import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.link.Endpoint;
@@ -19,7 +21,6 @@ import org.edgelab.link.NetworkLinks;
 import org.edgelab.link.RoundTrip;
 import org.edgelab.link.kernel.KernelLink;
 import org.edgelab.loadgen.LinkEmulation;
-import org.edgelab.loadgen.LoadResult;
 
 /**
  * The link of one cell: opened before its target starts, closed after it stopped. Behind a kernel link the target is
@@ -50,7 +51,7 @@ final class CellLink implements AutoCloseable {
      * descriptor names (a kernel link when the target cannot run in a namespace falls back to user space only where
      * the descriptor allows it); {@code note} hears of a fallback.
      */
-    static CellLink open(Descriptor.Link spec, Target target, Descriptor.ServerBuild build, Consumer<String> note) {
+    static CellLink open(Descriptor.Link spec, Target target, ServerBuild build, Consumer<String> note) {
         if (spec.isNone()) {
             return new CellLink(spec, null, Optional.empty());
         }
@@ -76,7 +77,8 @@ final class CellLink implements AutoCloseable {
 
     /** The target context for this link: the server listens on the server side's address. */
     TargetContext context(TargetContext base) {
-        return new TargetContext(base.storeDir(), base.workDir(), base.hardware(), base.startTimeout(), server().address());
+        return new TargetContext(base.storeDir(), base.workDir(), base.cores(), base.memoryBytes(), base.startTimeout(),
+                server().address());
     }
 
     /** What the load generator must emulate itself: the whole link for a user-space link, nothing otherwise. */
@@ -130,7 +132,7 @@ final class CellLink implements AutoCloseable {
      * way, drops, and how late the delay line was. Throws IOException when a kernel link carried fewer bytes towards
      * the client than the load received: traffic that did not cross the link would make every figure wrong.
      */
-    Map<String, String> columns(LoadResult result) throws IOException {
+    Map<String, String> columns(ClientResult result) throws IOException {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("link_emulation", emulation());
         v.put("link_rtt_ms", rtt.map(r -> ExperimentRunner.num(RoundTrip.millis(r.median()))).orElse(""));
@@ -143,9 +145,9 @@ final class CellLink implements AutoCloseable {
         String lateMax = "";
         if (link != null && !link.shapedByLoad()) {
             LinkCounters carried = link.counters().minus(windowStart);
-            if (carried.bytesDown() < result.counters().bytesRead()) {
+            if (carried.bytesDown() < result.bytes()) {
                 throw new IOException("the kernel link carried " + carried.bytesDown() + " bytes towards the client but the load read "
-                        + result.counters().bytesRead() + ": some traffic did not cross the link");
+                        + result.bytes() + ": some traffic did not cross the link");
             }
             down = ExperimentRunner.num(carried.bytesDown() * 8 / seconds);
             up = ExperimentRunner.num(carried.bytesUp() * 8 / seconds);
@@ -155,9 +157,9 @@ final class CellLink implements AutoCloseable {
             long late = now.getOrDefault("late_nanos_total", 0L) - delayStart.getOrDefault("late_nanos_total", 0L);
             lateMean = packets == 0 ? "" : ExperimentRunner.num(late / 1e6 / packets);
             lateMax = ExperimentRunner.num(now.getOrDefault("late_nanos_max", 0L) / 1e6);
-        } else if (link != null) {
-            down = ExperimentRunner.num(result.link().measuredDownBitsPerSecond());
-            up = ExperimentRunner.num(result.link().measuredUpBitsPerSecond());
+        } else if (link != null && result.link().isPresent()) {
+            down = ExperimentRunner.num(result.link().get().measuredDownBitsPerSecond());
+            up = ExperimentRunner.num(result.link().get().measuredUpBitsPerSecond());
         }
         v.put("link_down_bps", down);
         v.put("link_up_bps", up);

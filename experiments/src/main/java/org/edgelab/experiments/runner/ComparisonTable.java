@@ -2,6 +2,7 @@ package org.edgelab.experiments.runner;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,9 +28,6 @@ public final class ComparisonTable {
             {"W", "power_w", "%.1f", "1"},
             {"req/s/W", "req_per_s_per_watt", "%.2f", "1"},
     };
-
-    private static final List<String> ERROR_COLUMNS = List.of("errors_connect", "errors_timeout", "errors_status_4xx",
-            "errors_status_5xx", "errors_truncated", "errors_closed", "errors_integrity");
 
     private ComparisonTable() {
     }
@@ -57,9 +55,15 @@ public final class ComparisonTable {
         out.flush();
     }
 
+    /** The row's errors of every class its client counts (an empty column is one the client cannot say). */
+    private static double errors(ResultRow row) {
+        double[] counts = ResultsCsv.ERROR_COLUMNS.stream().mapToDouble(row::number).filter(v -> !Double.isNaN(v)).toArray();
+        return counts.length == 0 ? Double.NaN : Arrays.stream(counts).sum();
+    }
+
     private static double median(List<ResultRow> rows, String column) {
         double[] values = rows.stream()
-                .mapToDouble(row -> column.equals("errors") ? ERROR_COLUMNS.stream().mapToDouble(row::number).sum() : row.number(column))
+                .mapToDouble(row -> column.equals("errors") ? errors(row) : row.number(column))
                 .filter(v -> !Double.isNaN(v)).sorted().toArray();
         int n = values.length;
         return n == 0 ? Double.NaN : n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.plugin.Setting;
 import org.edgelab.plugin.NamedPlugin;
+import org.edgelab.plugin.Setting;
 
 /**
  * A whole experiment written in Java (a descriptor's top-level {@code kind}): runs a loaded descriptor and

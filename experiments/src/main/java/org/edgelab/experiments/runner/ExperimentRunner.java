@@ -13,18 +13,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
+import org.edgelab.experiments.client.ClientResult;
+import org.edgelab.experiments.client.ClientRun;
+import org.edgelab.experiments.client.LoadClient;
+import org.edgelab.experiments.client.LoadClients;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.experiments.power.PowerMeter;
-import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.target.CpuSample;
 import org.edgelab.experiments.target.EmbeddedTarget;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
@@ -32,27 +35,29 @@ import org.edgelab.experiments.target.Targets;
 import org.edgelab.experiments.workload.WorkloadPlugin;
 import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.experiments.workload.WorkloadRequest;
+import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.measure.ErrorClass;
-import org.edgelab.loadgen.measure.LatencyLog;
-import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.Schedule;
+import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.units.Durations;
 
 /**
  * Runs a {@code matrix} experiment: for each cell, starts the build's target (origin, store and cache),
  * builds the cell's requests with the descriptor's workload plugin, warms the cache with its warm-up
- * pass, runs the load generator once per repetition, collects the server's counters and CPU time, gets
+ * pass (with loadgen), runs the cell's load client ({@code loadgen}, {@code wrk}, ...) once per repetition,
+ * collects the server's counters and CPU time, gets
  * the power from the hardware profile's power model (modelled or measured) and writes one tidy row per
  * repetition.
  *
  * <p>Results go to {@code <root>/<experiment>/<yyyyMMdd-HHmmss>/}: {@code manifest.json},
  * {@code descriptor.yaml}, {@code results.csv} and {@code hlog/<cell>-r<rep>.hlog} (TTLB; TTFB in
- * {@code .ttfb.hlog}). A cell's rows are appended only once all its repetitions have finished, and the
+ * {@code .ttfb.hlog}, where the client measures it); an outside client's script and log stay in
+ * {@code targets/<cell>/}. A cell's rows are appended only once all its repetitions have finished, and the
  * manifest says {@code partial} until the last cell is done, so an interrupted run (Ctrl-C, via a
  * shutdown hook) is consistent and can be resumed.
  *
@@ -87,7 +92,7 @@ public final class ExperimentRunner {
         this.storeRoot = options.storeRoot() != null ? options.storeRoot() : directory.resolve("stores");
         this.workloadKind = WorkloadPlugins.get(descriptor.load().workloadKind());
         this.workloadSettings = PluginSettings.of(descriptor.load().workloadSettings());
-        this.power = PowerModels.meter(descriptor.hardware());
+        this.power = descriptor.hardware().powerMeter();
         Map<String, String> methods = new LinkedHashMap<>();
         methods.put("workload", workloadKind.name() + ": " + workloadKind.description());
         methods.put("hit_ratio", workloadKind.method());
@@ -97,14 +102,18 @@ public final class ExperimentRunner {
                         + " of the same load unrecorded (load.settle), right after the cache warm-up");
         methods.put("cpu", Manifest.CPU_NOTE);
         methods.put("power", power.method());
-        methods.put("latency", "ttfb/ttlb percentiles from loadgen HdrHistograms, nanoseconds from each request's intended start, written in ms");
+        methods.put("latency", "ttfb/ttlb percentiles from the load client's histograms (clients: how each measures),"
+                + " nanoseconds from each request's intended start, written in ms");
+        methods.put("clients", descriptor.load().clients().stream()
+                .map(c -> (c.name().equals(c.kind()) ? "" : c.name() + " = ") + LoadClients.get(c.kind()).method())
+                .collect(Collectors.joining("; ")) + "; the cache warm-up before each repetition is always loadgen's");
         methods.put("link", "link_emulation kernel: client and server in network namespaces EdgeLab makes and removes, joined"
                 + " through a hub by veth pairs, each direction shaped by tbf at the sender (one cap shared by every"
-                + " connection) and delayed by a TUN delay line, so TCP sees the round trip; user-space: loadgen shapes"
-                + " its own sockets (the delay is above TCP); none: no link. link_rtt_ms is the median of "
-                + CellLink.PROBE_SAMPLES + " TCP connects across the idle link when the cell starts (kernel only);"
-                + " link_down_bps/link_up_bps are the bytes the shapers sent over the measured run (headers included);"
-                + " link_late_ms_mean/link_late_max_ms say how far past its delay the delay line sent packets");
+                + " connection) and delayed by a TUN delay line, so TCP sees the round trip; every load client runs in the"
+                + " client namespace; user-space: loadgen shapes its own sockets (the delay is above TCP); none: no link."
+                + " link_rtt_ms is the median of " + CellLink.PROBE_SAMPLES + " TCP connects across the idle link when the"
+                + " cell starts (kernel only); link_down_bps/link_up_bps are the bytes the shapers sent over the measured run"
+                + " (headers included); link_late_ms_mean/link_late_max_ms say how far past its delay the delay line sent packets");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
@@ -156,7 +165,7 @@ public final class ExperimentRunner {
         Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
         try (CellLink link = CellLink.open(cell.link(), target, cell.server(), progress::note)) {
-            TargetContext context = link.context(new TargetContext(storeDir, workDir, descriptor.hardware(), TARGET_START_TIMEOUT));
+            TargetContext context = link.context(targetContext(descriptor, storeDir, workDir));
             // behind a kernel link the target starts from a thread in the server namespace: its listeners, child
             // processes and readiness checks are all there
             try (RunningTarget running = link.onServer(() -> target.start(cell.server(), context))) {
@@ -176,64 +185,46 @@ public final class ExperimentRunner {
             throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
-        Workload workload = workloadKind.create(new WorkloadRequest(load, workloadSettings, cell, "c" + cell.index() + "-"));
+        Workload workload = workloadKind.create(workloadRequest(load, workloadSettings, cell));
         int threads = Math.min(load.threads(), cell.connections());
         progress.phase(cell, rep, "warm-up");
         Workload warmUp = workload.warmUp();
-        if (load.warmUp() && warmUp != null && !cell.server().engine().equals(Descriptor.NO_CACHE)) {
+        if (load.warmUp() && warmUp != null && !cell.server().engine().equals(ServerBuild.NO_CACHE)) {
             long objects = warmUp.size();
             int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));
             LoadConfig warmConfig = LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
                     .threads(Math.min(threads, warmConnections)).duration(max(Duration.ofSeconds(60), load.duration().multipliedBy(4)))
-                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L).build();
+                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L)
+                    .onInterval(progress::interval).build();
             LoadResult warm = link.onClient(() -> LoadRunner.run(warmConfig));
             if (warm.counters().goodResponses() < objects) {
                 progress.note("warm-up of " + cell.id() + " fetched " + warm.counters().goodResponses() + " of " + objects
                         + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
             }
         }
-        Function<Duration, LoadConfig.Builder> measuredLoad = length -> LoadConfig.builder().url(target.clientUri())
-                .connections(cell.connections()).threads(threads).duration(length).timeout(load.timeout())
-                .rate(load.rate() == null ? null : RateSchedule.parse(load.rate(), length))
-                .workload(new MeasuredOnly(workload))
-                .verify(target.syntheticContent())
-                .link(link.loadEmulation());
+        LoadClient client = LoadClients.get(cell.client().kind());
         if (!load.settle().isZero()) {
             // A run of its own before the counters are read, so the row's server CPU, hits and power
             // cover the measured run only.
             progress.phase(cell, rep, "settling");
-            LoadConfig settleConfig = measuredLoad.apply(load.settle()).seed(seed ^ 0x27d4eb2dL).build();
-            link.onClient(() -> LoadRunner.run(settleConfig));
+            ClientRun settle = clientRun(target, link, cell, workload, load.settle(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle");
+            link.onClient(() -> client.run(settle));
         }
-        LoadConfig config = measuredLoad.apply(load.duration()).seed(seed).build();
-        ServerCounters before = link.onServer(target::counters);
+        ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep);
+        ServerCounters before = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuBefore = target.cpu();
         PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
-        progress.watch(() -> {
-            try {
-                return link.onServer(target::counters).requests();
-            } catch (IOException e) {
-                return -1L;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return -1L;
-            }
-        });
-        LoadResult result;
         link.startWindow();
-        try {
-            result = link.onClient(() -> LoadRunner.run(config));
-        } finally {
-            progress.unwatch();
-        }
+        // every client, loadgen's event loops and a tool's child process alike, starts from the client side's thread
+        ClientResult result = link.onClient(() -> client.run(measured));
         Map<String, String> linkColumns = link.columns(result);
-        ServerCounters after = link.onServer(target::counters);
+        ServerCounters after = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuAfter = target.cpu();
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
         String hlogTtfb = "hlog/" + cell.fileName() + "-r" + rep + ".ttfb.hlog";
-        result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB);
-        result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB);
+        hlog = result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB) ? hlog : "";
+        hlogTtfb = result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB) ? hlogTtfb : "";
         progress.repetitionDone(result.requestsPerSecond());
         ResultRow row = row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
         Map<String, String> values = new LinkedHashMap<>(row.values());
@@ -241,7 +232,18 @@ public final class ExperimentRunner {
         return new ResultRow(values);
     }
 
-    private ResultRow row(Target kind, Cell cell, int rep, LoadResult r, ServerCounters before, ServerCounters after,
+    /** One run of the cell's load client: {@code length} of the measured workload (its warm-up left out). */
+    private ClientRun clientRun(RunningTarget target, CellLink cellLink, Cell cell, Workload workload, Duration length,
+                                long seed, String label) {
+        Descriptor.LoadProfile load = descriptor.load();
+        LinkEmulation link = cellLink.loadEmulation();
+        return new ClientRun(target.clientUri(), new MeasuredOnly(workload), cell.connections(),
+                Math.min(load.threads(), cell.connections()), length, load.timeout(), load.rate(), link,
+                target.syntheticContent(), seed, directory.resolve("targets").resolve(cell.fileName()), label,
+                PluginSettings.of(cell.client().settings()), progress::interval);
+    }
+
+    private ResultRow row(Target kind, Cell cell, int rep, ClientResult r, ServerCounters before, ServerCounters after,
                           CpuSample cpuBefore, CpuSample cpuAfter, PowerMeter.Window window, String hlog, String hlogTtfb) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("experiment", descriptor.name());
@@ -250,16 +252,17 @@ public final class ExperimentRunner {
         v.put("server", cell.server().name());
         v.put("target", cell.server().target());
         v.put("engine", cell.server().engine());
+        v.put("client", cell.client().name());
         v.put("object_size_bytes", String.valueOf(cell.objectSize().bytes()));
         v.put("connections", String.valueOf(cell.connections()));
         v.put("range_size_bytes", String.valueOf(cell.rangeSize().bytes()));
         v.put("link", cell.link().name());
         v.put("link_bps", String.valueOf(cell.link().bitsPerSecond()));
         v.put("link_latency_ms", num(cell.link().oneWayLatency().toNanos() / 1e6));
-        double seconds = r.elapsedSeconds();
-        long bytes = r.counters().bytesRead();
+        double seconds = r.seconds();
+        long bytes = r.bytes();
         double throughputBps = r.throughputBytesPerSecond() * 8;
-        v.put("requests", String.valueOf(r.counters().completed()));
+        v.put("requests", String.valueOf(r.requests()));
         v.put("duration_s", num(seconds));
         v.put("req_per_s", num(r.requestsPerSecond()));
         v.put("bytes", String.valueOf(bytes));
@@ -269,13 +272,10 @@ public final class ExperimentRunner {
         percentiles(v, "ttlb", r.ttlb());
         percentiles(v, "ttfb_hit", r.ttfbHit());
         percentiles(v, "ttfb_miss", r.ttfbMiss());
-        v.put("errors_connect", String.valueOf(r.errors(ErrorClass.CONNECT)));
-        v.put("errors_timeout", String.valueOf(r.errors(ErrorClass.TIMEOUT)));
-        v.put("errors_status_4xx", String.valueOf(r.errors(ErrorClass.STATUS_4XX)));
-        v.put("errors_status_5xx", String.valueOf(r.errors(ErrorClass.STATUS_5XX)));
-        v.put("errors_truncated", String.valueOf(r.errors(ErrorClass.TRUNCATED)));
-        v.put("errors_closed", String.valueOf(r.errors(ErrorClass.CLOSED)));
-        v.put("errors_integrity", String.valueOf(r.errors(ErrorClass.INTEGRITY)));
+        for (String column : ResultsCsv.ERROR_COLUMNS) {
+            Long count = r.errors().get(column);
+            v.put(column, count == null ? "" : String.valueOf(count));
+        }
         v.put("target_hit_ratio", num(descriptor.load().targetHitRatio()));
         v.put("hit_ratio_requests", num(r.hitRatio()));
         v.put("hit_ratio_bytes", num(r.byteHitRatio()));
@@ -286,14 +286,15 @@ public final class ExperimentRunner {
         v.put("server_requests", after.requests() < 0 ? "" : String.valueOf(after.requests() - before.requests()));
         v.put("server_bytes_to_clients", delta(before.bytesToClients(), after.bytesToClients()));
         v.put("server_bytes_from_origin", delta(before.bytesFromOrigin(), after.bytesFromOrigin()));
-        double loadgenCpu = r.loopCpuSeconds();
-        double jvmCpu = r.processCpuSeconds();
+        double loadgenCpu = r.clientCpuSeconds();
+        double jvmCpu = r.runnerJvmCpuSeconds();
         boolean measured = cpuBefore.measured() && cpuAfter.measured();
-        // Only the embedded target shares this JVM, so only there is "JVM minus loadgen" the server's CPU;
-        // elsewhere an unmeasured figure stays empty rather than wrong.
+        // Only the embedded target shares this JVM, so only there is "JVM minus a client inside it" the server's
+        // CPU; elsewhere an unmeasured figure stays empty rather than wrong.
         boolean sharedJvm = EmbeddedTarget.CPU_METHOD.equals(cpuAfter.method());
+        double clientInJvm = r.clientInRunnerJvm() && !Double.isNaN(loadgenCpu) ? Math.max(0, loadgenCpu) : 0;
         double serverCpu = measured ? Math.max(0, cpuAfter.serverSeconds() - cpuBefore.serverSeconds())
-                : sharedJvm ? Math.max(0, jvmCpu - Math.max(0, loadgenCpu)) : Double.NaN;
+                : sharedJvm ? Math.max(0, jvmCpu - clientInJvm) : Double.NaN;
         v.put("cpu_s_server", num(serverCpu));
         v.put("cpu_s_loadgen", num(loadgenCpu));
         v.put("cpu_s_jvm_total", num(jvmCpu));
@@ -312,8 +313,20 @@ public final class ExperimentRunner {
         return new ResultRow(v);
     }
 
+    /** What a target may use for one cell of {@code descriptor}: the cell's folders and the hardware's cores and memory. */
+    public static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir) {
+        return new TargetContext(storeDir, workDir, descriptor.hardware().cores(), descriptor.hardware().memoryBytes(),
+                TARGET_START_TIMEOUT);
+    }
+
+    /** What the workload plugin builds {@code cell}'s requests from; object ids are prefixed {@code c<index>-}. */
+    public static WorkloadRequest workloadRequest(Descriptor.LoadProfile load, PluginSettings settings, Cell cell) {
+        return new WorkloadRequest(cell.objectSize().bytes(), cell.rangeSize().bytes(), load.workingSet(), load.maxObjects(),
+                load.popularity(), load.targetHitRatio(), settings, "c" + cell.index() + "-");
+    }
+
     /** What the server used in a window, for the power meter: busy cores capped at the profile's, disks if it uses them. */
-    public static PowerMeter.Utilisation utilisation(Descriptor descriptor, Target kind, Descriptor.ServerBuild server,
+    public static PowerMeter.Utilisation utilisation(Descriptor descriptor, Target kind, ServerBuild server,
                                                      double serverCpuSeconds, double seconds) {
         int activeDisks = kind.usesDisk(server) ? Math.max(1, descriptor.hardware().disks().size()) : 0;
         double busyCores = Math.min(descriptor.hardware().cores(), serverCpuSeconds / seconds);
@@ -325,7 +338,7 @@ public final class ExperimentRunner {
     }
 
     private static void percentiles(Map<String, String> v, String prefix, Histogram h) {
-        boolean empty = h.getTotalCount() == 0;
+        boolean empty = h == null || h.getTotalCount() == 0;
         v.put(prefix + "_p50_ms", empty ? "" : num(h.getValueAtPercentile(50) / 1e6));
         v.put(prefix + "_p90_ms", empty ? "" : num(h.getValueAtPercentile(90) / 1e6));
         v.put(prefix + "_p99_ms", empty ? "" : num(h.getValueAtPercentile(99) / 1e6));

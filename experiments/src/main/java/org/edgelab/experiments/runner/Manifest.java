@@ -28,8 +28,9 @@ public final class Manifest {
     public static final String CPU_NOTE = "cpu_s_server is the CPU time of the processes under test as their target"
             + " measures them (cpu_method names how); where the target cannot tell them apart (embedded: loadgen, origin"
             + " and cache share one JVM, cpu_method embedded-shared-jvm) it is the JVM's process CPU time minus loadgen's"
-            + " event-loop threads, so it includes the origin, GC and JIT; cpu_s_loadgen is loadgen's event-loop threads,"
-            + " cpu_s_jvm_total the runner's whole JVM";
+            + " event-loop threads (minus nothing for a client in a process of its own, such as wrk), so it includes the"
+            + " origin, GC and JIT; cpu_s_loadgen is the load client's own CPU (loadgen's event-loop threads, or wrk's"
+            + " whole process), cpu_s_jvm_total the runner's whole JVM";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

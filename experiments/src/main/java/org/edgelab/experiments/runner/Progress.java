@@ -3,26 +3,22 @@ package org.edgelab.experiments.runner;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.units.Durations;
 
 /**
- * The progress line: cell i of n, repetition, phase, live requests/s (from the cache server's request
- * counter, once a second) and an estimate of the time left. Thread-safe: the runner and the once-a-second
- * ticker share it under its lock.
+ * The progress of a run: cell i of n, repetition, phase, the live requests/s and an estimate of the time left. The
+ * rate comes from the load generator's own completions per report interval ({@link #interval}), the same for every
+ * target, so it is steady whatever the server's counters do. On a terminal one line is redrawn in place ({@code \r})
+ * at each interval; otherwise (a CI log, a file) one line is printed per phase and per finished repetition, and no
+ * redraw at all. Thread-safe: the runner and loadgen's reporter thread share it under its lock.
  */
 final class Progress {
     private final PrintStream out;
+    private final boolean redraw;
     private final int cells;
     private final int repetitions;
     private final Duration plannedPerRepetition;
-    private final ScheduledExecutorService ticker;
-    private ScheduledFuture<?> watching;
     private Cell cell;
     private int repetition;
     private String phase = "";
@@ -30,21 +26,33 @@ final class Progress {
     private long elapsedNanosDone;
     private long repetitionStart = System.nanoTime();
     private double liveRate = Double.NaN;
+    private boolean lineOpen;
 
+    /** Progress on {@code out} (null: none), redrawn in place when {@code out} is a terminal's ({@link #isTerminal()}). */
     Progress(PrintStream out, int cells, int repetitions, Duration measured) {
+        this(out, cells, repetitions, measured, out != null && isTerminal());
+    }
+
+    Progress(PrintStream out, int cells, int repetitions, Duration measured, boolean redraw) {
         this.out = out;
+        this.redraw = redraw;
         this.cells = cells;
         this.repetitions = repetitions;
         this.plannedPerRepetition = measured.plusSeconds(2);
-        this.ticker = out == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "edgelab-progress");
-            t.setDaemon(true);
-            return t;
-        });
+    }
+
+    /**
+     * Whether standard output and input are an interactive terminal (Java 17 cannot ask about standard error alone)
+     * and nothing says otherwise: {@code TERM=dumb} or {@code CI} set, as CI services do.
+     */
+    static boolean isTerminal() {
+        String ci = System.getenv("CI");
+        return System.console() != null && !"dumb".equals(System.getenv("TERM")) && (ci == null || ci.isEmpty() || ci.equals("false"));
     }
 
     synchronized void note(String text) {
         if (out != null) {
+            endLine();
             out.println("note: " + text);
         }
     }
@@ -57,31 +65,14 @@ final class Progress {
         this.repetition = repetition;
         this.phase = phase;
         this.liveRate = Double.NaN;
-        print();
+        print(true);
     }
 
-    /** Samples {@code requests} once a second for the live rate until {@link #unwatch()}. */
-    synchronized void watch(LongSupplier requests) {
-        if (ticker == null) {
-            return;
-        }
-        long[] last = {requests.getAsLong(), System.nanoTime()};
-        watching = ticker.scheduleAtFixedRate(() -> {
-            long now = System.nanoTime();
-            long count = requests.getAsLong();
-            synchronized (Progress.this) {
-                liveRate = (count - last[0]) / ((now - last[1]) / 1e9);
-                print();
-            }
-            last[0] = count;
-            last[1] = now;
-        }, 1, 1, TimeUnit.SECONDS);
-    }
-
-    synchronized void unwatch() {
-        if (watching != null) {
-            watching.cancel(false);
-            watching = null;
+    /** loadgen's completions in its last report interval: the live rate, redrawn on a terminal. */
+    synchronized void interval(long completed, double seconds) {
+        if (seconds > 0) {
+            liveRate = completed / seconds;
+            print(false);
         }
     }
 
@@ -90,28 +81,38 @@ final class Progress {
         elapsedNanosDone += System.nanoTime() - repetitionStart;
         liveRate = requestsPerSecond;
         phase = "done";
-        print();
-        if (out != null) {
-            out.println();
-        }
+        print(true);
+        endLine();
     }
 
     synchronized void close() {
-        unwatch();
-        if (ticker != null) {
-            ticker.shutdownNow();
-        }
+        endLine();
     }
 
-    private void print() {
-        if (out == null || cell == null) {
+    /** Prints the line: redrawn on a terminal; elsewhere only at a phase change ({@code milestone}), once each. */
+    private void print(boolean milestone) {
+        if (out == null || cell == null || (!redraw && !milestone)) {
             return;
         }
         long perRepetition = repetitionsDone == 0 ? plannedPerRepetition.toNanos() : elapsedNanosDone / repetitionsDone;
         long remaining = (long) (cells - cell.index() - 1) * repetitions + (repetitions - repetition + ("done".equals(phase) ? 0 : 1));
-        out.printf(Locale.ROOT, "\rcell %d of %d, rep %d/%d, %s [%s]%s, ~%s left   ", cell.index() + 1, cells, repetition,
-                repetitions, cell.id(), phase, Double.isNaN(liveRate) ? "" : String.format(Locale.ROOT, ", %.0f req/s", liveRate),
+        String line = String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s [%s]%s, ~%s left", cell.index() + 1, cells,
+                repetition, repetitions, cell.id(), phase,
+                Double.isNaN(liveRate) ? "" : String.format(Locale.ROOT, ", %.0f req/s", liveRate),
                 Durations.format(Duration.ofSeconds(Math.max(0, remaining * perRepetition / 1_000_000_000L))));
+        if (redraw) {
+            out.print("\r" + line + "   ");
+            lineOpen = true;
+        } else {
+            out.println(line);
+        }
         out.flush();
+    }
+
+    private void endLine() {
+        if (lineOpen) {
+            out.println();
+            lineOpen = false;
+        }
     }
 }

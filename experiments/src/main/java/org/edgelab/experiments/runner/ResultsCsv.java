@@ -20,10 +20,23 @@ import java.util.Map;
  */
 public final class ResultsCsv {
 
-    /** The columns, in order. Units are in the column names ({@code _s}, {@code _ms}, {@code _bps} = bits/s). */
+    /**
+     * The error columns, in order: loadgen's classes ({@code errors_connect} to {@code errors_integrity}), then
+     * what only wrk says: its socket read and write errors and {@code errors_status}, its count of responses
+     * with a status above 399 (4xx and 5xx together, where it does not count them apart). A client leaves
+     * empty what it cannot say.
+     */
+    public static final List<String> ERROR_COLUMNS = List.of(
+            "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
+            "errors_closed", "errors_integrity", "errors_read", "errors_write", "errors_status");
+
+    /**
+     * The columns, in order. Units are in the column names ({@code _s}, {@code _ms}, {@code _bps} = bits/s);
+     * {@code client} is the load client's name, {@code cpu_s_loadgen} that client's own CPU.
+     */
     public static final List<String> COLUMNS = List.of(
             "experiment", "cell", "repetition",
-            "server", "target", "engine", "object_size_bytes", "connections", "range_size_bytes", "link", "link_bps", "link_latency_ms",
+            "server", "target", "engine", "client", "object_size_bytes", "connections", "range_size_bytes", "link", "link_bps", "link_latency_ms",
             "link_emulation", "link_rtt_ms", "link_rtt_min_ms", "link_down_bps", "link_up_bps", "link_drops", "link_late_ms_mean",
             "link_late_max_ms",
             "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
@@ -32,7 +45,7 @@ public final class ResultsCsv {
             "ttfb_hit_p50_ms", "ttfb_hit_p90_ms", "ttfb_hit_p99_ms", "ttfb_hit_p999_ms",
             "ttfb_miss_p50_ms", "ttfb_miss_p90_ms", "ttfb_miss_p99_ms", "ttfb_miss_p999_ms",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
-            "errors_closed", "errors_integrity",
+            "errors_closed", "errors_integrity", "errors_read", "errors_write", "errors_status",
             "target_hit_ratio", "hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests", "server_hits", "server_misses",
             "server_requests", "server_bytes_to_clients", "server_bytes_from_origin",
             "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_method", "cpu_s_per_gb",

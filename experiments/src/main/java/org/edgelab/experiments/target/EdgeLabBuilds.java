@@ -2,16 +2,13 @@ package org.edgelab.experiments.target;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.UnknownPluginException;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
+import org.edgelab.storage.api.StoreDirectories;
 
 /**
  * What every target that runs EdgeLab's own cache server ({@code embedded}, {@code process},
@@ -23,14 +20,13 @@ public final class EdgeLabBuilds {
 
     /** The setting value that stands for the build's own store directory. */
     public static final String STORE_PLACEHOLDER = "${store}";
-    private static final Set<String> DIRECTORY_SETTINGS = Set.of("dir", "disks", "path");
 
     private EdgeLabBuilds() {
     }
 
     /** Checks the engine exists and takes these settings; {@code none} (no cache) takes no settings. */
     public static void validate(ServerBuild build) {
-        if (build.engine().equals(Descriptor.NO_CACHE)) {
+        if (build.engine().equals(ServerBuild.NO_CACHE)) {
             if (!build.settings().isEmpty()) {
                 throw new BuildValidationException("settings", "the no-cache baseline (engine: none) takes no settings");
             }
@@ -43,7 +39,7 @@ public final class EdgeLabBuilds {
             throw new BuildValidationException("engine", e.getMessage() + " (or none: no cache, straight to the origin)");
         }
         try {
-            EngineSettings.of(build.settings()).requireOnly(engine.name(), engine.settings());
+            PluginSettings.of(build.settings()).requireOnly(engine.name(), engine.settings());
         } catch (IllegalArgumentException e) {
             throw new BuildValidationException("settings", e.getMessage());
         }
@@ -51,7 +47,7 @@ public final class EdgeLabBuilds {
 
     /** Empty when the build's engine is on the class path (or is {@code none}). */
     public static Optional<String> unavailableReason(ServerBuild build) {
-        if (build.engine().equals(Descriptor.NO_CACHE) || StorageEngines.names().contains(build.engine())) {
+        if (build.engine().equals(ServerBuild.NO_CACHE) || StorageEngines.names().contains(build.engine())) {
             return Optional.empty();
         }
         return Optional.of("storage engine '" + build.engine() + "' is not on the class path (known: "
@@ -67,26 +63,11 @@ public final class EdgeLabBuilds {
         String dir = storeDir.toAbsolutePath().toString();
         Map<String, String> out = new LinkedHashMap<>();
         build.settings().forEach((k, v) -> out.put(k, v.replace(STORE_PLACEHOLDER, dir)));
-        fillDirectory(StorageEngines.get(build.engine()).settings(), "", out, dir);
-        if (build.engine().equals("tiered")) {
-            String diskEngine = out.getOrDefault("disk-engine", "raw-log");
-            if (StorageEngines.names().contains(diskEngine)) {
-                fillDirectory(StorageEngines.get(diskEngine).settings(), "disk.", out, dir);
-            }
-        }
-        return out;
-    }
-
-    private static void fillDirectory(List<EngineSettings.Spec> specs, String prefix, Map<String, String> settings, String dir) {
-        for (EngineSettings.Spec spec : specs) {
-            if (spec.defaultValue() == null && DIRECTORY_SETTINGS.contains(spec.name())) {
-                settings.putIfAbsent(prefix + spec.name(), dir);
-            }
-        }
+        return StoreDirectories.fill(build.engine(), PluginSettings.of(out), storeDir).asMap();
     }
 
     /** Whether the build keeps objects on disk (the power model counts its disks as active). */
     public static boolean usesDisk(ServerBuild build) {
-        return !build.engine().equals("memory") && !build.engine().equals(Descriptor.NO_CACHE);
+        return !build.engine().equals("memory") && !build.engine().equals(ServerBuild.NO_CACHE);
     }
 }

@@ -7,12 +7,10 @@ import java.util.Optional;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.OriginStats;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 
@@ -40,10 +38,7 @@ public final class EmbeddedTarget implements Target {
 
     @Override
     public void validate(ServerBuild build) {
-        if (!build.targetSettings().isEmpty()) {
-            throw new BuildValidationException("target_settings", "the embedded target takes no target settings, got "
-                    + build.targetSettings().keySet());
-        }
+        TargetSettings.requireOnly(name(), build.targetSettings(), settings());
         EdgeLabBuilds.validate(build);
     }
 
@@ -59,7 +54,7 @@ public final class EmbeddedTarget implements Target {
 
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
-        boolean noCache = build.engine().equals(Descriptor.NO_CACHE);
+        boolean noCache = build.engine().equals(ServerBuild.NO_CACHE);
         // without a cache the origin is the server clients reach; behind a cache it stays on loopback
         OriginServer origin = OriginServer.start(OriginConfig.builder().host(noCache ? context.listenHost() : "127.0.0.1").port(0).build());
         if (noCache) {
@@ -68,7 +63,7 @@ public final class EmbeddedTarget implements Target {
         ObjectStore store = null;
         try {
             Files.createDirectories(context.storeDir());
-            store = StorageEngines.open(build.engine(), EngineSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
+            store = StorageEngines.open(build.engine(), PluginSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
             CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost(context.listenHost()).port(0)
                     .origin(origin.baseUri()).build(), store);
             return new Running(origin, store, cache, context.listenHost());

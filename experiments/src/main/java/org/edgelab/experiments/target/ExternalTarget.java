@@ -7,10 +7,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.plugin.Setting;
 
 /**
  * The {@code external} target: a server that is already running on this machine, reached at a loopback
@@ -27,7 +28,11 @@ import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 public final class ExternalTarget implements Target {
 
     /** The target settings this target understands. */
-    static final Set<String> SETTINGS = Set.of("url", "stats_url", "synthetic", "disk");
+    static final List<Setting> SETTINGS = List.of(
+            new Setting("url", null, "the server's loopback URL, e.g. http://127.0.0.1:6081 (required)"),
+            new Setting("stats_url", null, "an EdgeLab /stats or origin /_stats URL for the server's counters"),
+            new Setting("synthetic", "true", "whether the URL serves EdgeLab's synthetic objects (every byte verified)"),
+            new Setting("disk", "false", "whether the power model counts the profile's disks as active"));
     /** The method label of CPU figures on this target. */
     public static final String CPU_METHOD = "external: not measured";
     /** How long {@link #start} waits for the URL to answer (the server is supposed to be up already). */
@@ -45,6 +50,11 @@ public final class ExternalTarget implements Target {
     public String description() {
         return "a server already running at a loopback URL; EdgeLab starts nothing"
                 + " (target_settings: url, stats_url, synthetic, disk)";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return SETTINGS;
     }
 
     @Override

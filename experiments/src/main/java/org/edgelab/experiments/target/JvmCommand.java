@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.edgelab.experiments.process.Executables;
 
 /**
  * Command lines that run one of EdgeLab's main classes in a JVM of its own: this JVM's {@code java}
@@ -35,7 +36,7 @@ public final class JvmCommand {
     static List<String> forMain(String mainClass, long heapBytes, Optional<String> cpus, List<String> args) {
         List<String> command = new ArrayList<>();
         cpus.ifPresent(list -> {
-            command.add(findOnPath("taskset").map(Path::toString).orElse("taskset"));
+            command.add(Executables.find("taskset").map(Path::toString).orElse("taskset"));
             command.add("-c");
             command.add(list);
         });
@@ -85,23 +86,5 @@ public final class JvmCommand {
             }
         }
         return out;
-    }
-
-    /** The executable {@code name} on the {@code PATH}, if any. */
-    static Optional<Path> findOnPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(dir, name);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -7,16 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.edgelab.cache.cli.ServeCommand;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.process.ManagedProcess;
 import org.edgelab.experiments.process.ProcessCpu;
 import org.edgelab.origin.cli.OriginCommand;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.origin.fault.FaultRules;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.units.ByteSize;
 
@@ -30,14 +29,22 @@ import org.edgelab.units.ByteSize;
  *
  * <p>target_settings: {@code cpus} (e.g. {@code 1} or {@code 0-1}: the cache JVM's CPUs), {@code origin_cpus}
  * (the origin JVM's), {@code heap} (the cache JVM's -Xmx, default 2g; it also bounds direct memory, where
- * the memory engine keeps objects), {@code io_threads} (the cache's event loops, default one per core).
+ * the memory engine keeps objects), {@code io_threads} (the cache's event loops, default one per core),
+ * {@code origin_faults} (fault rules the origin applies to every response, its {@code --faults}, e.g.
+ * {@code first-byte-delay=20ms}: with the {@code none} baseline, a server whose answer time is known, so that
+ * any two clients make the same load).
  */
 public final class ProcessTarget implements Target {
 
-    /** The target settings this target understands. */
-    static final Set<String> SETTINGS = Set.of("cpus", "origin_cpus", "heap", "io_threads");
     /** The cache JVM's heap when {@code heap} is not set. */
     static final String DEFAULT_HEAP = "2g";
+    /** The target settings this target understands. */
+    static final List<Setting> SETTINGS = List.of(
+            new Setting("cpus", null, "the cache JVM's CPUs, a taskset -c list such as 1 or 0-1"),
+            new Setting("origin_cpus", null, "the origin JVM's CPUs"),
+            new Setting("heap", DEFAULT_HEAP, "the cache JVM's -Xmx (it also bounds direct memory, where the memory engine keeps objects)"),
+            new Setting("io_threads", "0", "the cache's event loops (0: one per core)"),
+            new Setting("origin_faults", null, "fault rules the origin applies to every response, e.g. first-byte-delay=20ms"));
     /** The origin JVM's heap (it holds no objects: synthetic bodies are generated as they are sent). */
     static final long ORIGIN_HEAP = 512L << 20;
     /** Heap and direct memory the cache needs beyond its memory tier (Netty buffers, index, JIT). */
@@ -56,7 +63,12 @@ public final class ProcessTarget implements Target {
     @Override
     public String description() {
         return "origin and cache each in its own JVM on loopback, optionally pinned to CPUs"
-                + " (target_settings: cpus, origin_cpus, heap, io_threads)";
+                + " (target_settings: cpus, origin_cpus, heap, io_threads, origin_faults)";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return SETTINGS;
     }
 
     @Override
@@ -75,6 +87,13 @@ public final class ProcessTarget implements Target {
             if (!v.matches("\\d{1,4}")) {
                 throw new BuildValidationException("target_settings", "io_threads is a number of event-loop threads (0: one per core), got '"
                         + v + "'");
+            }
+        });
+        TargetSettings.get(ts, "origin_faults").ifPresent(rules -> {
+            try {
+                FaultRules.parse(rules);
+            } catch (IllegalArgumentException e) {
+                throw new BuildValidationException("target_settings", "origin_faults: " + e.getMessage());
             }
         });
         long heap = heapBytes(build);
@@ -116,7 +135,7 @@ public final class ProcessTarget implements Target {
         String value = build.settings().get(key);
         if (value == null) {
             value = StorageEngines.get(build.engine()).settings().stream().filter(s -> s.name().equals(key))
-                    .map(EngineSettings.Spec::defaultValue).findFirst().orElse(null);
+                    .map(Setting::defaultValue).findFirst().orElse(null);
         }
         try {
             return value == null ? Optional.empty() : Optional.of(ByteSize.parse(value));
@@ -135,7 +154,7 @@ public final class ProcessTarget implements Target {
             return Optional.of("/proc/<pid>/stat is not readable: the process target measures the servers' CPU time there (Linux only)");
         }
         boolean pinned = build.targetSettings().containsKey("cpus") || build.targetSettings().containsKey("origin_cpus");
-        if (pinned && JvmCommand.findOnPath("taskset").isEmpty()) {
+        if (pinned && Executables.find("taskset").isEmpty()) {
             return Optional.of("taskset not found: apt-get install util-linux");
         }
         return Optional.empty();
@@ -151,11 +170,12 @@ public final class ProcessTarget implements Target {
         Map<String, String> ts = build.targetSettings();
         List<ManagedProcess> started = new ArrayList<>();
         // without a cache the origin is the server clients reach; behind a cache it stays on loopback
-        boolean noCache = build.engine().equals(Descriptor.NO_CACHE);
+        boolean noCache = build.engine().equals(ServerBuild.NO_CACHE);
         try {
+            List<String> originArgs = new ArrayList<>(List.of("--bind", noCache ? context.listenHost() : "127.0.0.1", "--port", "0"));
+            TargetSettings.get(ts, "origin_faults").ifPresent(rules -> originArgs.addAll(List.of("--faults", rules)));
             ManagedProcess origin = ManagedProcess.start("origin", JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP,
-                    TargetSettings.get(ts, "origin_cpus"), List.of("--bind", noCache ? context.listenHost() : "127.0.0.1", "--port", "0")),
-                    context.workDir());
+                    TargetSettings.get(ts, "origin_cpus"), originArgs), context.workDir());
             started.add(origin);
             int originPort = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
             URI originUri = URI.create("http://" + (noCache ? context.listenHost() : "127.0.0.1") + ":" + originPort);

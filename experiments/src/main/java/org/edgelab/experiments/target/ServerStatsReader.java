@@ -9,8 +9,8 @@ import org.edgelab.experiments.process.PlainHttp;
 
 /**
  * Reads {@link ServerCounters} over HTTP from an EdgeLab server's JSON statistics: the cache's admin
- * {@code GET /stats} (requests, hits, misses, bytesToClients, bytesFromOrigin) or the origin's
- * {@code GET /_stats} (requests, bytesSent; no cache counters). Thread-safe.
+ * {@code GET /stats} (requests, hits, misses, bytes_to_clients, bytes_from_origin) or the origin's
+ * {@code GET /_stats} (requests, bytes_sent; no cache counters). Thread-safe.
  */
 public final class ServerStatsReader {
 
@@ -49,12 +49,12 @@ public final class ServerStatsReader {
         }
         if (node != null && node.has("hits") && node.has("misses") && node.has("requests")) {
             return new ServerCounters(node.get("requests").asLong(), node.get("hits").asLong(), node.get("misses").asLong(),
-                    node.path("bytesToClients").asLong(-1), node.path("bytesFromOrigin").asLong(-1));
+                    node.path("bytes_to_clients").asLong(-1), node.path("bytes_from_origin").asLong(-1));
         }
-        if (node != null && node.has("requests") && node.has("bytesSent")) {
-            return new ServerCounters(node.get("requests").asLong(), -1, -1, node.get("bytesSent").asLong(), 0);
+        if (node != null && node.has("requests") && node.has("bytes_sent")) {
+            return new ServerCounters(node.get("requests").asLong(), -1, -1, node.get("bytes_sent").asLong(), 0);
         }
         throw new IOException(statsUri + " is not an EdgeLab cache's /stats or origin's /_stats"
-                + " (expected fields requests and hits/misses or bytesSent)");
+                + " (expected fields requests and hits/misses or bytes_sent)");
     }
 }

@@ -1,9 +1,10 @@
 package org.edgelab.experiments.target;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.plugin.NamedPlugin;
+import org.edgelab.plugin.Setting;
 
 /**
  * Where the systems under test of one server build run ({@code embedded}, {@code process},
@@ -15,6 +16,11 @@ public interface Target extends NamedPlugin {
 
     /** One line for {@code edgelab list} and error messages. */
     String description();
+
+    /** The keys a build's {@code target_settings} may give this target (checked by {@link #validate}). */
+    default List<Setting> settings() {
+        return List.of();
+    }
 
     /**
      * Checks a build written for this target without starting anything; throws

@@ -3,7 +3,6 @@ package org.edgelab.experiments.target;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.edgelab.experiments.descriptor.Descriptor.Hardware;
 
 /**
  * What a {@link Target} may use for one cell. Immutable.
@@ -11,17 +10,20 @@ import org.edgelab.experiments.descriptor.Descriptor.Hardware;
  * @param storeDir     the build's own directory for engine files ({@code ${store}}); deleted after the cell
  * @param workDir      a directory for configuration files and logs of the cell's processes; kept with
  *                     the results so a failed start can be read afterwards
- * @param hardware     the hardware assumptions (cores and memory become CPU and memory limits where the
- *                     target can apply them)
+ * @param cores        the cores the hardware assumptions give the server (a CPU limit where the target can
+ *                     apply one)
+ * @param memoryBytes  the memory the hardware assumptions give the server, 0 when they state none (a memory
+ *                     limit where the target can apply one)
  * @param startTimeout how long to wait for the server to answer before giving up
  * @param listen       the address clients reach the server on: loopback, or the server side of a kernel link (a
  *                     namespace's address; the target is then started from a thread in that namespace, see
  *                     {@link Target#listensOnAnyAddress})
  */
-public record TargetContext(Path storeDir, Path workDir, Hardware hardware, Duration startTimeout, InetAddress listen) {
+public record TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout,
+        InetAddress listen) {
     /** A context whose server listens on loopback. */
-    public TargetContext(Path storeDir, Path workDir, Hardware hardware, Duration startTimeout) {
-        this(storeDir, workDir, hardware, startTimeout, InetAddress.getLoopbackAddress());
+    public TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout) {
+        this(storeDir, workDir, cores, memoryBytes, startTimeout, InetAddress.getLoopbackAddress());
     }
 
     /** The host part of a URL for {@link #listen}. */

@@ -2,7 +2,6 @@ package org.edgelab.experiments.target;
 
 import java.util.Collection;
 import java.util.Optional;
-import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.plugin.PluginRegistry;
 
 /**
@@ -36,8 +35,8 @@ public final class Targets {
      * Checks every build can run on this machine now; throws {@link IllegalStateException} naming the first
      * that cannot and what it lacks (for example the package to install), before a run starts anything.
      */
-    public static void requireAvailable(Collection<Descriptor.ServerBuild> builds) {
-        for (Descriptor.ServerBuild build : builds) {
+    public static void requireAvailable(Collection<ServerBuild> builds) {
+        for (ServerBuild build : builds) {
             Optional<String> unavailable = get(build.target()).unavailableReason(build);
             if (unavailable.isPresent()) {
                 throw new IllegalStateException("server '" + build.name() + "' (target " + build.target()

@@ -14,14 +14,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
-import org.edgelab.experiments.plugin.SettingException;
 import org.edgelab.experiments.power.PowerMeter;
-import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.ExperimentPlugin;
@@ -32,11 +29,12 @@ import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.runner.SettledCounters;
 import org.edgelab.experiments.target.CpuSample;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.Target;
-import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Targets;
 import org.edgelab.experiments.workload.VideoWorkload;
 import org.edgelab.link.LinkUnavailableException;
@@ -44,16 +42,19 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.workload.RequestGenerator;
-import org.edgelab.loadgen.workload.Workload;
-import org.edgelab.origin.content.SyntheticPaths;
-import org.edgelab.units.Durations;
 import org.edgelab.loadgen.measure.CpuClock;
 import org.edgelab.loadgen.video.SearchPlan;
 import org.edgelab.loadgen.video.VideoConfig;
 import org.edgelab.loadgen.video.VideoPhase;
 import org.edgelab.loadgen.video.VideoResult;
 import org.edgelab.loadgen.video.VideoRunner;
+import org.edgelab.loadgen.workload.RequestGenerator;
+import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.origin.content.SyntheticPaths;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
+import org.edgelab.plugin.SettingException;
+import org.edgelab.units.Durations;
 
 /**
  * The {@code video-streams} experiment (report C): for each server build, on its target, the stream-count
@@ -86,8 +87,6 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
             new Setting("max_streams", "200", "the search stops here even if still healthy (search_capped = true)"),
             new Setting("step_warm_up", "5s", "unmeasured time after adding streams, for them to fill their look-ahead"),
             new Setting("step_measure", "10s", "measured window of each step"));
-
-    private static final Duration TARGET_START_TIMEOUT = Duration.ofSeconds(60);
 
     /** Report C's bitrate per stream, bytes per second (UHD ProRes 422 at 30 fps, 560 Mbit/s). */
     public static final long REPORT_BITRATE = 70_000_000L;
@@ -126,6 +125,10 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
         if (!d.matrix().equals(List.of("server"))) {
             throw new SettingException("/matrix", "the video-streams experiment searches one stream count per server build:"
                     + " its matrix is [server], got " + d.matrix());
+        }
+        if (!d.load().clients().equals(List.of(ClientChoice.LOADGEN))) {
+            throw new SettingException("/load/client", "the video-streams experiment drives loadgen's look-ahead players;"
+                    + " remove load.client");
         }
         if (d.load().rate() != null) {
             throw new SettingException("/load/rate", "the video-streams experiment is paced by the frame clock; remove rate");
@@ -189,7 +192,7 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
             this.cells = MatrixExpander.expand(d);
             this.playback = VideoWorkload.playback(PluginSettings.of(d.load().workloadSettings()));
             this.plan = plan(PluginSettings.of(d.settings()));
-            this.power = PowerModels.meter(d.hardware());
+            this.power = d.hardware().powerMeter();
             this.progress = options.progress();
             Map<String, String> methods = new LinkedHashMap<>();
             methods.put("search", String.format(Locale.ROOT, "loadgen VideoRunner.search: %d streams, +%d per healthy step up"
@@ -262,7 +265,7 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
                 }
                 say("link " + link.name() + ": user-space (video-streams plays over the user-space link only; the descriptor allows the fallback)");
             }
-            try (RunningTarget running = target.start(cell.server(), new TargetContext(storeDir, workDir, d.hardware(), TARGET_START_TIMEOUT))) {
+            try (RunningTarget running = target.start(cell.server(), ExperimentRunner.targetContext(d, storeDir, workDir))) {
                 for (int rep = 1; rep <= d.repetitions(); rep++) {
                     rows.add(repetition(target, running, cell, rep));
                 }
@@ -286,10 +289,10 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
                             : new LinkEmulation(link.bitsPerSecond(), link.oneWayLatency()))
                     .namespace("c" + cell.index() + "-r" + rep + "-s")
                     .build();
-            if (d.load().warmUp() && !cell.server().engine().equals(Descriptor.NO_CACHE)) {
+            if (d.load().warmUp() && !cell.server().engine().equals(ServerBuild.NO_CACHE)) {
                 warmUp(running, config, cell);
             }
-            ServerCounters before = running.counters();
+            ServerCounters before = SettledCounters.read(running);
             CpuSample cpuBefore = running.cpu();
             long jvmBefore = CpuClock.processCpuNanos();
             PowerMeter.Window window = power.start();
@@ -298,7 +301,7 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
             double seconds = (System.nanoTime() - start) / 1e9;
             long jvmAfter = CpuClock.processCpuNanos();
             CpuSample cpuAfter = running.cpu();
-            ServerCounters after = running.counters();
+            ServerCounters after = SettledCounters.read(running);
             boolean measured = cpuBefore.measured() && cpuAfter.measured();
             double serverCpu = measured ? Math.max(0, cpuAfter.serverSeconds() - cpuBefore.serverSeconds()) : (jvmAfter - jvmBefore) / 1e9;
             PowerReading watts = window.finish(ExperimentRunner.utilisation(d, kind, cell.server(), serverCpu, seconds));

@@ -1,10 +1,9 @@
 package org.edgelab.experiments.workload;
 
 import java.nio.file.Path;
-import org.edgelab.experiments.descriptor.Descriptor.LoadProfile;
-import org.edgelab.experiments.plugin.PluginSettings;
 import org.edgelab.loadgen.workload.ObjectWorkload;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * The {@code objects} workload, the default: a set of synthetic objects of the cell's size (working set /
@@ -33,10 +32,9 @@ public final class ObjectsWorkload implements WorkloadPlugin {
 
     @Override
     public Workload create(WorkloadRequest request) {
-        LoadProfile load = request.load();
-        long size = request.cell().objectSize().bytes();
-        long objects = Math.max(1, Math.min(load.maxObjects(), load.workingSet() / size));
-        ObjectWorkload measured = build(request, objects, load.targetHitRatio());
+        long size = request.objectSize();
+        long objects = Math.max(1, Math.min(request.maxObjects(), request.workingSet() / size));
+        ObjectWorkload measured = build(request, objects, request.targetHitRatio());
         // the warm-up pass (every set object once, full) does not depend on the target
         Workload warmUp = build(request, objects, 1.0).warmUp();
         return new PhasedWorkload(measured, warmUp);
@@ -45,10 +43,10 @@ public final class ObjectsWorkload implements WorkloadPlugin {
     private static ObjectWorkload build(WorkloadRequest request, long objects, double targetHitRatio) {
         return ObjectWorkload.builder()
                 .objects(objects)
-                .popularity(request.load().popularity())
-                .sizes(String.valueOf(request.cell().objectSize().bytes()))
+                .popularity(request.popularity())
+                .sizes(String.valueOf(request.objectSize()))
                 .targetHitRatio(targetHitRatio)
-                .rangeSize(request.cell().rangeSize().bytes())
+                .rangeSize(request.rangeSize())
                 .namespace(request.namespace())
                 .build();
     }

@@ -5,11 +5,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
-import org.edgelab.experiments.plugin.SettingException;
 import org.edgelab.loadgen.workload.TraceWorkload;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
+import org.edgelab.plugin.SettingException;
 
 /**
  * The {@code trace} workload: replays a CSV trace ({@code timestamp,key,size[,range]}, see loadgen's

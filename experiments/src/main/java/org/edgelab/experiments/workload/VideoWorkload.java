@@ -4,15 +4,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
-import org.edgelab.experiments.plugin.SettingException;
 import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.video.HealthRule;
 import org.edgelab.loadgen.video.VideoConfig;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.origin.content.SyntheticPaths;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
+import org.edgelab.plugin.SettingException;
 import org.edgelab.units.DataRate;
 
 /**

@@ -2,10 +2,10 @@ package org.edgelab.experiments.workload;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.Setting;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.NamedPlugin;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * A kind of load (a descriptor's {@code load.workload.kind}): turns the descriptor's workload block into

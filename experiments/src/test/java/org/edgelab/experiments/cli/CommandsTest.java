@@ -30,7 +30,9 @@ class CommandsTest {
         String out = execute(new ListCommand(), 0);
         assertThat(out).contains("varnish-edge", "report A", "video-streams", "report C")
                 .contains("memory", "raw-log", "raw-files", "tiered", "lmdb");
-        assertThat(out).contains("Storage engines", "Eviction policies", "Targets", "Workloads", "Power models", "Experiment kinds");
+        assertThat(out).contains("Storage engines", "Eviction policies", "Targets", "Workloads", "Load clients", "Power models",
+                "Experiment kinds");
+        assertThat(out).contains("loadgen", "wrk2");
         assertThat(out).containsPattern("\\n  lru +least recently used")
                 .containsPattern("\\n  embedded +origin and cache in the runner's JVM")
                 .containsPattern("\\n  trace +replay a CSV trace")

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.edgelab.experiments.descriptor.yaml.DescriptorException;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.video.VideoStreamsExperiment;
 import org.edgelab.plugin.UnknownPluginException;
 import org.junit.jupiter.api.Test;
@@ -181,7 +184,7 @@ class PluginSelectionTest {
     void builtinVideoStreamsSearchesEveryBuildAndItsQuickVariantSaysItIsScaled() {
         Descriptor full = DescriptorLoader.load("video-streams", false);
         assertThat(full.kind()).isEqualTo("video-streams");
-        assertThat(full.servers()).extracting(Descriptor.ServerBuild::name)
+        assertThat(full.servers()).extracting(ServerBuild::name)
                 .contains("tiered", "tiered-bypass-readahead", "raw-log", "memory");
         assertThat(full.load().workloadSettings()).containsEntry("bitrate", "70MB").containsEntry("min_look_ahead_frames", "300")
                 .containsEntry("max_prefetch_p99", "30ms");

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.edgelab.experiments.plugin.PluginSettings;
+import org.edgelab.experiments.descriptor.yaml.DescriptorException;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.workload.VideoWorkload;
+import org.edgelab.plugin.PluginSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

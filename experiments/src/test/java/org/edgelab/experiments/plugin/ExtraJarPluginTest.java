@@ -12,19 +12,19 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerModel;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.plugin.NamedPlugin;
 import org.edgelab.plugin.PluginRegistry;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.SettingException;
 import org.edgelab.plugin.UnknownPluginException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,9 +40,8 @@ class ExtraJarPluginTest {
             package com.example.power;
 
             import java.util.List;
-            import org.edgelab.experiments.descriptor.Descriptor.Hardware;
-            import org.edgelab.experiments.plugin.PluginSettings;
-            import org.edgelab.experiments.plugin.Setting;
+            import org.edgelab.plugin.PluginSettings;
+            import org.edgelab.plugin.Setting;
             import org.edgelab.experiments.power.PowerMeter;
             import org.edgelab.experiments.power.PowerModel;
             import org.edgelab.experiments.power.PowerReading;
@@ -52,7 +51,7 @@ class ExtraJarPluginTest {
                 public String description() { return "a wall power analyser that always reads the same"; }
                 public List<Setting> settings() { return List.of(new Setting("watts", null, "the reading")); }
                 public void validate(PluginSettings s) { s.requireOnly("power model 'wall-meter'", settings()); s.number("watts", 0, 0); }
-                public PowerMeter meter(PluginSettings s, Hardware h) {
+                public PowerMeter meter(PluginSettings s, String profile) {
                     double watts = s.number("watts", 0, 0);
                     return new PowerMeter() {
                         public String method() { return "measured: wall meter"; }
@@ -113,9 +112,7 @@ class ExtraJarPluginTest {
             assertThat(wall.description()).contains("wall power analyser");
             PluginSettings settings = PluginSettings.of(Map.of("watts", "123.5"));
             wall.validate(settings);
-            Descriptor.Hardware hardware = new Descriptor.Hardware("h", "", 2, 0, List.of(), Descriptor.Link.NONE,
-                    new Descriptor.Power("wall-meter", settings.asMap()));
-            PowerReading reading = wall.meter(settings, hardware).start().finish(new PowerMeter.Utilisation(1, 0.5, 0));
+            PowerReading reading = wall.meter(settings, "h").start().finish(new PowerMeter.Utilisation(1, 0.5, 0));
             assertThat(reading).isEqualTo(new PowerReading(123.5, PowerReading.MEASURED));
             assertThatThrownBy(() -> wall.validate(PluginSettings.of(Map.of("volts", "230"))))
                     .isInstanceOf(SettingException.class).hasMessageContaining("no setting 'volts'").hasMessageContaining("watts");

@@ -7,11 +7,9 @@ import static org.assertj.core.api.Assertions.within;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.SettingException;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.SettingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,8 +21,8 @@ class PowerModelsTest {
     @TempDir
     Path dir;
 
-    private static Descriptor.Hardware hardware(String model, Map<String, String> settings) {
-        return new Descriptor.Hardware("test", "", 4, 0, List.of(), Descriptor.Link.NONE, new Descriptor.Power(model, settings));
+    private static PowerMeter meter(String model, Map<String, String> settings) {
+        return PowerModels.meter(model, PluginSettings.of(settings), "test");
     }
 
     private Path zone(String name, long energy, long max) throws IOException {
@@ -43,7 +41,7 @@ class PowerModelsTest {
     @Test
     void linearIsModelledFromTheCoefficients() {
         Map<String, String> s = Map.of("idle_w", "40", "w_per_busy_core", "10", "w_per_active_disk", "5", "nic_w", "3");
-        PowerMeter meter = PowerModels.meter(hardware("linear", s));
+        PowerMeter meter = meter("linear", s);
         assertThat(meter.start().finish(TWO_CORES_ONE_DISK)).isEqualTo(new PowerReading(40 + 20 + 5 + 3, PowerReading.MODELLED));
         assertThat(meter.method()).startsWith("modelled").contains("idle 40.0 W");
         assertThatThrownBy(() -> new LinearPowerModel().validate(PluginSettings.of(Map.of("idle_w", "40"))))
@@ -52,7 +50,7 @@ class PowerModelsTest {
 
     @Test
     void noModelGivesNoFigure() {
-        PowerMeter meter = PowerModels.meter(hardware("none", Map.of()));
+        PowerMeter meter = meter("none", Map.of());
         assertThat(meter.start().finish(TWO_CORES_ONE_DISK)).isEqualTo(PowerReading.ABSENT);
         assertThat(meter.method()).startsWith("none");
     }
@@ -62,7 +60,7 @@ class PowerModelsTest {
         Path package0 = zone("intel-rapl:0", 1_000_000, 262_143_328_850L);
         Path package1 = zone("intel-rapl:1", 5_000_000, 262_143_328_850L);
         zone("intel-rapl:0:0", 0, 262_143_328_850L); // core sub-zone: inside package 0
-        PowerMeter meter = PowerModels.meter(hardware("rapl", Map.of("powercap_root", dir.toString())));
+        PowerMeter meter = meter("rapl", Map.of("powercap_root", dir.toString()));
         assertThat(meter.method()).startsWith("measured").contains("intel-rapl:0").contains("intel-rapl:1").doesNotContain("intel-rapl:0:0");
         PowerMeter.Window window = meter.start();
         long start = System.nanoTime();
@@ -89,12 +87,12 @@ class PowerModelsTest {
     @Test
     void unreadableRaplGivesNoFigureWithTheReasonOrFallsBackToTheLinearModel() {
         Path absent = dir.resolve("no-powercap");
-        PowerMeter none = PowerModels.meter(hardware("rapl", Map.of("powercap_root", absent.toString())));
+        PowerMeter none = meter("rapl", Map.of("powercap_root", absent.toString()));
         assertThat(none.start().finish(TWO_CORES_ONE_DISK)).isEqualTo(PowerReading.ABSENT);
         assertThat(none.method()).startsWith("none").contains("RAPL unavailable").contains(absent.toString());
 
-        PowerMeter fallback = PowerModels.meter(hardware("rapl", Map.of("powercap_root", absent.toString(), "fallback", "linear",
-                "idle_w", "40", "w_per_busy_core", "10")));
+        PowerMeter fallback = meter("rapl", Map.of("powercap_root", absent.toString(), "fallback", "linear",
+                "idle_w", "40", "w_per_busy_core", "10"));
         assertThat(fallback.start().finish(TWO_CORES_ONE_DISK)).isEqualTo(new PowerReading(60, PowerReading.MODELLED));
         assertThat(fallback.method()).contains("RAPL unavailable").contains("fallback modelled");
         assertThatThrownBy(() -> new RaplPowerModel().validate(PluginSettings.of(Map.of("fallback", "guess"))))

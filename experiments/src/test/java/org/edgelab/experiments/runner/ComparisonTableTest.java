@@ -37,4 +37,14 @@ class ComparisonTableTest {
         assertThat(lines.get(2)).startsWith("server=b").contains(" 60 ").containsPattern("\\s1\\s");
         assertThat(lines.get(1)).contains(" - "); // a column no row has stays empty
     }
+
+    @Test
+    void errorsOfAClientThatCountsFewerClassesAreSummedNotDropped() {
+        // a wrk row: no truncated, closed or integrity counts (wrk cannot say), but socket and status errors
+        ResultRow wrk = new ResultRow(Map.of("cell", "client=wrk", "req_per_s", "500", "errors_connect", "0",
+                "errors_timeout", "1", "errors_read", "2", "errors_write", "0", "errors_status", "4"));
+        StringWriter text = new StringWriter();
+        ComparisonTable.print(List.of(wrk), new PrintWriter(text));
+        assertThat(text.toString().lines().toList().get(1)).startsWith("client=wrk").containsPattern("\\s7\\s");
+    }
 }

@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.Targets;
 import org.edgelab.link.LinkUnavailableException;
@@ -133,7 +134,7 @@ class KernelLinkRunTest {
     @Test
     void aTargetThatCannotServeFromANamespaceFallsBackOnlyWhenAllowed() throws Exception {
         Target external = Targets.get("external");
-        Descriptor.ServerBuild build = new Descriptor.ServerBuild("ext", "external", "none", Map.of(), Map.of());
+        ServerBuild build = new ServerBuild("ext", "external", "none", Map.of(), Map.of());
         List<String> notes = new ArrayList<>();
         Descriptor.Link strict = new Descriptor.Link("l", RATE, Duration.ofMillis(5), "kernel", false, 0);
         assertThatThrownBy(() -> CellLink.open(strict, external, build, notes::add))

@@ -23,7 +23,7 @@ class ResultsCsvTest {
         ResultsCsv.append(file, List.of(new ResultRow(Map.of("cell", "server=lmdb,object_size=1MB", "requests", "7"))));
         List<String> lines = Files.readAllLines(file);
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(0)).startsWith("experiment,cell,repetition,server,target,engine,object_size_bytes,connections");
+        assertThat(lines.get(0)).startsWith("experiment,cell,repetition,server,target,engine,client,object_size_bytes,connections");
         assertThat(lines.get(1)).contains("\"server=memory,object_size=1MB\"").contains("\"say \"\"hi\"\"\"");
         List<ResultRow> rows = ResultsCsv.read(file);
         assertThat(rows).extracting(r -> r.get("cell")).containsExactly("server=memory,object_size=1MB", "server=lmdb,object_size=1MB");

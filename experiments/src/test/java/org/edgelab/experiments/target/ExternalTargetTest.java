@@ -12,15 +12,14 @@ import java.time.Duration;
 import java.util.Map;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.junit.jupiter.api.Test;
@@ -39,7 +38,7 @@ class ExternalTargetTest {
     }
 
     private TargetContext context() {
-        return new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(60));
+        return new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(60));
     }
 
     @Test
@@ -76,13 +75,13 @@ class ExternalTargetTest {
         assertThatThrownBy(() -> target.validate(build(Map.of())))
                 .hasMessageContaining("the external target needs target_settings url");
         assertThatThrownBy(() -> target.validate(build(Map.of("url", "http://127.0.0.1:8080", "uri", "x"))))
-                .hasMessageContaining("unknown target setting 'uri' for the external target; known: disk, stats_url, synthetic, url");
+                .hasMessageContaining("target 'external' has no setting 'uri'; its settings are: disk, stats_url, synthetic, url");
         assertThatThrownBy(() -> target.validate(build(Map.of("url", "http://127.0.0.1"))))
                 .hasMessageContaining("needs a port");
         assertThatThrownBy(() -> target.validate(build(Map.of("url", "http://127.0.0.1:8080/cache"))))
                 .hasMessageContaining("has a path");
         assertThatThrownBy(() -> target.validate(build(Map.of("url", "http://127.0.0.1:8080", "synthetic", "yes please"))))
-                .hasMessageContaining("synthetic is true or false");
+                .hasMessageContaining("setting 'synthetic' must be true or false");
         assertThat(target.usesDisk(build(Map.of("url", "http://127.0.0.1:8080")))).isFalse();
         assertThat(target.usesDisk(build(Map.of("url", "http://127.0.0.1:8080", "disk", "true")))).isTrue();
     }
@@ -119,7 +118,7 @@ class ExternalTargetTest {
     @Test
     void aQuickExperimentRunsEndToEndAgainstAServerAlreadyRunning() throws Exception {
         try (OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
-             ObjectStore store = StorageEngines.open("memory", EngineSettings.of("capacity", "16MB"));
+             ObjectStore store = StorageEngines.open("memory", PluginSettings.of("capacity", "16MB"));
              CacheServer cache = CacheServer.start(CacheServerConfig.builder().port(0).adminPort(0).origin(origin.baseUri()).build(), store)) {
             Path file = dir.resolve("ext.yaml");
             Files.writeString(file, """

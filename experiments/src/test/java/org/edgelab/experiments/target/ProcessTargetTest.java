@@ -18,8 +18,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.assertj.core.data.Offset;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
@@ -79,7 +78,7 @@ class ProcessTargetTest {
         assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false))
                 .hasMessageContaining("bad.yaml")
                 .hasMessageContaining("servers[0].target_settings")
-                .hasMessageContaining("unknown target setting 'cpu' for the process target; known: cpus, heap, io_threads, origin_cpus");
+                .hasMessageContaining("target 'process' has no setting 'cpu'; its settings are: cpus, heap, io_threads, origin_cpus, origin_faults");
     }
 
     @Test
@@ -117,7 +116,7 @@ class ProcessTargetTest {
         assumeThat(target.unavailableReason(build("memory", Map.of(), Map.of("cpus", "0")))).isEmpty();
         ServerBuild build = build("memory", Map.of("capacity", "16MB"), Map.of("cpus", "0", "heap", "256m", "io_threads", "1"));
         target.validate(build);
-        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(60));
+        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(60));
         RunningTarget running = target.start(build, context);
         try {
             long cache = ProcessHandle.current().children().map(ProcessHandle::pid)
@@ -152,6 +151,25 @@ class ProcessTargetTest {
         assertThatThrownBy(running::counters).hasMessageContaining("exited");
     }
 
+    @Test
+    void theNoCacheBaselineServesFromAnOriginThatAppliesTheFaultRulesToEveryResponse() throws Exception {
+        assertThatThrownBy(() -> target.validate(build("none", Map.of(), Map.of("origin_faults", "first-byte-delay=soon"))))
+                .isInstanceOf(BuildValidationException.class).hasMessageContaining("origin_faults: bad fault rule");
+        ServerBuild build = build("none", Map.of(), Map.of("origin_faults", "first-byte-delay=300ms"));
+        target.validate(build);
+        try (RunningTarget running = target.start(build, new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0,
+                Duration.ofSeconds(60)))) {
+            HttpClient http = HttpClient.newHttpClient();
+            long start = System.nanoTime();
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(running.clientUri().resolve("/objects/1000/f1")).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).hasSize(1000);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(running.counters().requests()).isEqualTo(1);
+        }
+    }
+
     /** The command line of a live process, from /proc (ProcessHandle.Info may leave long ones out). */
     private static String commandLine(long pid) {
         try {
@@ -166,7 +184,7 @@ class ProcessTargetTest {
         assumeThat(target.unavailableReason(build("none", Map.of(), Map.of("origin_cpus", "0")))).isEmpty();
         // a CPU this machine does not have: taskset refuses before any JVM starts, and says why in the log
         ServerBuild build = build("memory", Map.of(), Map.of("origin_cpus", "9999"));
-        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(60));
+        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(60));
         long start = System.nanoTime();
         assertThatThrownBy(() -> target.start(build, context))
                 .isInstanceOf(IOException.class)

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.DescriptorLoader;
-import org.edgelab.experiments.descriptor.DescriptorSource;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorSource;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.plugin.PluginSettings;
-import org.edgelab.experiments.plugin.SettingException;
+import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.loadgen.workload.RequestSlot;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.SettingException;
 import org.edgelab.plugin.UnknownPluginException;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class WorkloadPluginsTest {
 
     private static WorkloadRequest request(String yaml) {
         Descriptor d = DescriptorLoader.load(new DescriptorSource("inline.yaml", yaml, null), false);
-        return new WorkloadRequest(d.load(), PluginSettings.of(d.load().workloadSettings()), MatrixExpander.expand(d).get(0), "c0-");
+        return ExperimentRunner.workloadRequest(d.load(), PluginSettings.of(d.load().workloadSettings()), MatrixExpander.expand(d).get(0));
     }
 
     @Test

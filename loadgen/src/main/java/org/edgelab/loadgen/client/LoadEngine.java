@@ -19,6 +19,7 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.CpuClock;
+import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.link.Link;
 import org.edgelab.loadgen.link.LinkEmulators;
@@ -45,7 +46,7 @@ public final class LoadEngine {
     public record Phase(InetSocketAddress address, String hostHeader, List<String> headers, int connections, int threads,
                         Duration duration, long requestBound, Duration timeout, Schedule schedule,
                         Workload workload, LinkEmulation link, boolean verify, long seed,
-                        Duration reportInterval, Duration lateThreshold) {
+                        Duration reportInterval, Duration lateThreshold, IntervalListener listener) {
     }
 
     private LoadEngine() {
@@ -92,7 +93,13 @@ public final class LoadEngine {
                     phase.duration().toNanos());
             LatencyLog latency = new LatencyLog(metrics, startMillis, true);
             long interval = phase.reportInterval().toNanos();
-            ScheduledFuture<?> flips = reporter.scheduleAtFixedRate(latency::flip, interval, interval, TimeUnit.NANOSECONDS);
+            long[] lastFlip = {System.nanoTime()};
+            ScheduledFuture<?> flips = reporter.scheduleAtFixedRate(() -> {
+                long completed = latency.flip();
+                long now = System.nanoTime();
+                phase.listener().interval(completed, (now - lastFlip[0]) / 1e9);
+                lastFlip[0] = now;
+            }, interval, interval, TimeUnit.NANOSECONDS);
             long sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(phase.timeout().toNanos() / 10, TimeUnit.MILLISECONDS.toNanos(100)));
             List<ScheduledFuture<?>> sweepers = new ArrayList<>();
             for (int i = 0; i < loops.size(); i++) {

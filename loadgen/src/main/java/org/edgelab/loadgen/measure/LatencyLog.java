@@ -52,8 +52,11 @@ public final class LatencyLog {
         }
     }
 
-    /** Ends the current interval: moves every loop's samples into the totals and the interval list. */
-    public synchronized void flip() {
+    /**
+     * Ends the current interval: moves every loop's samples into the totals and the interval list (when recording);
+     * returns how many requests completed in it.
+     */
+    public synchronized long flip() {
         Histogram ttfb = new Histogram(3);
         Histogram ttlb = new Histogram(3);
         long[] perLoop = new long[loops.size()];
@@ -69,12 +72,13 @@ public final class LatencyLog {
             end = Math.max(end, recycledTtlb[i].getEndTimeStamp());
         }
         if (!recording) {
-            return;
+            return ttlb.getTotalCount();
         }
         start = Math.max(start, startEpochMillis);
         totalTtfb.add(ttfb);
         totalTtlb.add(ttlb);
         intervals.add(new Interval(start, end, compress(ttfb), compress(ttlb), perLoop));
+        return ttlb.getTotalCount();
     }
 
     /** Time to first byte over the whole run so far (a copy). */

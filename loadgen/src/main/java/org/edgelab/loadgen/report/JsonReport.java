@@ -49,7 +49,7 @@ public final class JsonReport {
         m.put("link", c.link().describe());
         m.put("verify", c.verify());
         m.put("seed", c.seed());
-        m.put("late_threshold_ns", c.lateThreshold().toNanos());
+        m.put("late_threshold_ms", c.lateThreshold().toNanos() / 1e6);
         return m;
     }
 

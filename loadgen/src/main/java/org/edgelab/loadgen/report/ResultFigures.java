@@ -9,7 +9,11 @@ import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.ErrorClass;
 
-/** The flat, ordered figures of a run shared by the CSV and JSON reports; stateless and thread-safe. */
+/**
+ * The flat, ordered figures of a run shared by the CSV and JSON reports, named as the runner's {@code results.csv}
+ * names them (docs/FIGURES.md): {@code req_per_s}, rates in bits/s as {@code _bps}, latencies in {@code _ms},
+ * percentiles as {@code p999}. Stateless and thread-safe.
+ */
 public final class ResultFigures {
     private ResultFigures() {
     }
@@ -30,17 +34,17 @@ public final class ResultFigures {
         m.put("link_down_measured_bps", r.link().measuredDownBitsPerSecond());
         m.put("link_up_measured_bps", r.link().measuredUpBitsPerSecond());
         m.put("transport", r.transport());
-        m.put("elapsed_s", r.elapsedSeconds());
+        m.put("duration_s", r.elapsedSeconds());
         m.put("requests", k.completed());
         m.put("sent", k.sent());
         m.put("good_responses", k.goodResponses());
         m.put("unfinished", k.unfinished());
-        m.put("requests_per_s", r.requestsPerSecond());
-        m.put("bytes_read", k.bytesRead());
+        m.put("req_per_s", r.requestsPerSecond());
+        m.put("bytes", k.bytesRead());
         m.put("body_bytes", k.bodyBytes());
         m.put("good_bytes", k.goodBytes());
-        m.put("throughput_bytes_per_s", r.throughputBytesPerSecond());
-        m.put("goodput_bytes_per_s", r.goodputBytesPerSecond());
+        m.put("throughput_bps", r.throughputBytesPerSecond() * 8);
+        m.put("goodput_bps", r.goodputBytesPerSecond() * 8);
         addLatency(m, "ttfb", r.ttfb());
         addLatency(m, "ttlb", r.ttlb());
         addLatency(m, "service", r.serviceTime());
@@ -55,28 +59,34 @@ public final class ResultFigures {
         }
         m.put("x_cache_responses", k.cacheResponses());
         m.put("hits", k.hits());
-        m.put("hit_ratio", nullIfNaN(r.hitRatio()));
-        m.put("byte_hit_ratio", nullIfNaN(r.byteHitRatio()));
+        m.put("hit_ratio_requests", nullIfNaN(r.hitRatio()));
+        m.put("hit_ratio_bytes", nullIfNaN(r.byteHitRatio()));
         m.put("target_hit_ratio", nullIfNaN(r.targetHitRatio()));
-        m.put("set_hit_ratio", nullIfNaN(r.setHitRatio()));
+        m.put("hit_ratio_set_requests", nullIfNaN(r.setHitRatio()));
         m.put("late_starts", k.lateStarts());
-        m.put("max_start_delay_ns", k.maxStartDelayNanos());
+        m.put("max_start_delay_ms", k.maxStartDelayNanos() / 1e6);
         m.put("connects", k.connects());
-        m.put("cpu_process_s", r.processCpuSeconds());
-        m.put("cpu_event_loops_s", r.loopCpuSeconds());
-        m.put("cpu_s_per_gb", nullIfNaN(r.cpuSecondsPerGB()));
+        m.put("cpu_s_jvm_total", r.processCpuSeconds());
+        m.put("cpu_s_loadgen", r.loopCpuSeconds());
+        m.put("cpu_s_loadgen_per_gb", nullIfNaN(r.cpuSecondsPerGB()));
         return m;
     }
 
     private static void addLatency(Map<String, Object> m, String name, Histogram h) {
         boolean empty = h.getTotalCount() == 0;
         m.put(name + "_count", h.getTotalCount());
-        m.put(name + "_mean_ns", empty ? null : h.getMean());
-        m.put(name + "_stdev_ns", empty ? null : h.getStdDeviation());
+        m.put(name + "_mean_ms", empty ? null : h.getMean() / 1e6);
+        m.put(name + "_stdev_ms", empty ? null : h.getStdDeviation() / 1e6);
         for (double p : SummaryReport.PERCENTILES) {
-            m.put(name + "_p" + String.valueOf(p).replace(".0", "").replace('.', '_') + "_ns", empty ? null : h.getValueAtPercentile(p));
+            m.put(name + "_" + percentileName(p) + "_ms", empty ? null : h.getValueAtPercentile(p) / 1e6);
         }
-        m.put(name + "_max_ns", empty ? null : h.getMaxValue());
+        m.put(name + "_max_ms", empty ? null : h.getMaxValue() / 1e6);
+    }
+
+    /** A percentile's name in figure names: {@code p50}, {@code p99}, {@code p999} (99.9), {@code p9999} (99.99). */
+    static String percentileName(double p) {
+        String digits = java.math.BigDecimal.valueOf(p).stripTrailingZeros().toPlainString();
+        return "p" + digits.replace(".", "");
     }
 
     private static Double nullIfNaN(double v) {

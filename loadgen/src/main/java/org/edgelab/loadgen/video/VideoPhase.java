@@ -59,15 +59,15 @@ public record VideoPhase(int streams, double seconds, Histogram frameLatency, Hi
         m.put("warmed_streams", warmedStreams);
         m.put("min_look_ahead_warmed_frames", minLookAheadWarmed == Long.MAX_VALUE ? null : minLookAheadWarmed);
         boolean f = frameLatency.getTotalCount() > 0;
-        m.put("frame_prefetch_p50_ns", f ? frameLatency.getValueAtPercentile(50) : null);
-        m.put("frame_prefetch_p99_ns", f ? frameLatency.getValueAtPercentile(99) : null);
-        m.put("frame_prefetch_max_ns", f ? frameLatency.getMaxValue() : null);
+        m.put("frame_prefetch_p50_ms", f ? frameLatency.getValueAtPercentile(50) / 1e6 : null);
+        m.put("frame_prefetch_p99_ms", f ? frameLatency.getValueAtPercentile(99) / 1e6 : null);
+        m.put("frame_prefetch_max_ms", f ? frameLatency.getMaxValue() / 1e6 : null);
         boolean l = lookAhead.getTotalCount() > 0;
         m.put("look_ahead_p1_frames", l ? lookAhead.getValueAtPercentile(1) : null);
         m.put("look_ahead_p50_frames", l ? lookAhead.getValueAtPercentile(50) : null);
-        m.put("bytes_read", http.bytesRead());
+        m.put("bytes", http.bytesRead());
         m.put("good_bytes", http.goodBytes());
-        m.put("goodput_bytes_per_s", http.goodBytes() / seconds);
+        m.put("goodput_bps", http.goodBytes() * 8 / seconds);
         m.put("errors", http.errorsByClass());
         return m;
     }

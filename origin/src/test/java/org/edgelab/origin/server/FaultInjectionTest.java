@@ -201,8 +201,8 @@ class FaultInjectionTest {
         HttpResponse<String> json = client.send(HttpRequest.newBuilder(server.baseUri().resolve("/_stats")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(json.headers().firstValue("content-type")).hasValue("application/json");
-        assertThat(json.body().trim()).isEqualTo("{\"requests\":4,\"bytesSent\":" + stats.bytesSent()
-                + ",\"byStatus\":{\"200\":1,\"206\":1,\"404\":1,\"500\":1}}");
+        assertThat(json.body().trim()).isEqualTo("{\"requests\":4,\"bytes_sent\":" + stats.bytesSent()
+                + ",\"by_status\":{\"200\":1,\"206\":1,\"404\":1,\"500\":1}}");
         // Reading the stats does not change them.
         assertThat(server.stats()).isEqualTo(stats);
     }

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.edgelab.peers.PeerSettings;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * The {@code nginx.conf} of one nginx build: everything nginx writes goes to the build's store or to a
@@ -17,12 +17,12 @@ final class NginxConfig {
     static final String STATUS_PATH = "/_edgelab/nginx_status";
 
     private final String engine;
-    private final EngineSettings settings;
+    private final PluginSettings settings;
     private final Path storeDir;
     private final Path scratch;
     private final int originPort;
 
-    NginxConfig(String engine, EngineSettings settings, Path storeDir, Path scratch, int originPort) {
+    NginxConfig(String engine, PluginSettings settings, Path storeDir, Path scratch, int originPort) {
         this.engine = engine;
         this.settings = settings;
         this.storeDir = storeDir.toAbsolutePath();

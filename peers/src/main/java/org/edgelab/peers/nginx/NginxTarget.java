@@ -7,17 +7,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
-import org.edgelab.peers.PeerBinaries;
 import org.edgelab.peers.PeerLauncher;
 import org.edgelab.peers.PeerSettings;
 import org.edgelab.peers.PeerStart;
 import org.edgelab.peers.RunningPeer;
-import org.edgelab.storage.api.EngineSettings;
-import org.edgelab.storage.api.EngineSettings.Spec;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * The {@code nginx} target: nginx (master and workers, {@code daemon off}) on a loopback port in front of
@@ -35,14 +35,14 @@ public final class NginxTarget implements Target {
     /** Debian's smallest package with nginx's proxy, slice and stub_status modules. */
     public static final String PACKAGE = "nginx-light";
 
-    private static final Spec WORKERS = new Spec("worker_processes", "auto", "nginx worker processes (auto: one per core)");
+    private static final Setting WORKERS = new Setting("worker_processes", "auto", "nginx worker processes (auto: one per core)");
     private static final PeerSettings SETTINGS = new PeerSettings("nginx", Map.of(
-            "proxy_cache", List.of(new Spec("size", null, "max_size of the cache on disk, e.g. 4GB"),
-                    new Spec("path", "${store}/nginx-cache", "proxy_cache_path directory"),
-                    new Spec("keys_zone", "64MB", "shared memory for cache keys (about 8000 keys per MB)"),
-                    new Spec("slice", "", "cache in slices of this size (nginx's slice module); empty: whole objects"),
+            "proxy_cache", List.of(new Setting("size", null, "max_size of the cache on disk, e.g. 4GB"),
+                    new Setting("path", "${store}/nginx-cache", "proxy_cache_path directory"),
+                    new Setting("keys_zone", "64MB", "shared memory for cache keys (about 8000 keys per MB)"),
+                    new Setting("slice", "", "cache in slices of this size (nginx's slice module); empty: whole objects"),
                     WORKERS),
-            "files", List.of(new Spec("root", "${store}/files", "directory of the files served"), WORKERS)));
+            "files", List.of(new Setting("root", "${store}/files", "directory of the files served"), WORKERS)));
 
     @Override
     public String name() {
@@ -60,8 +60,8 @@ public final class NginxTarget implements Target {
         settings(build);
     }
 
-    private static EngineSettings settings(ServerBuild build) {
-        EngineSettings settings = SETTINGS.check(build);
+    private static PluginSettings settings(ServerBuild build) {
+        PluginSettings settings = SETTINGS.check(build);
         if (build.engine().equals("proxy_cache")) {
             PeerSettings.bytes(settings, "size", 1 << 20);
             PeerSettings.bytes(settings, "keys_zone", 1 << 20);
@@ -78,7 +78,7 @@ public final class NginxTarget implements Target {
 
     @Override
     public Optional<String> unavailableReason(ServerBuild build) {
-        return PeerBinaries.missing(PACKAGE, "nginx");
+        return Executables.missing(PACKAGE, "nginx");
     }
 
     @Override
@@ -93,8 +93,8 @@ public final class NginxTarget implements Target {
 
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
-        EngineSettings settings = settings(build);
-        Path nginx = PeerBinaries.require("nginx", PACKAGE);
+        PluginSettings settings = settings(build);
+        Path nginx = Executables.require("nginx", PACKAGE);
         return PeerStart.behindOrigin((origin, cleanup) -> {
             Files.createDirectories(context.workDir());
             // pid file, access log and request-body temp files: kept out of the results

@@ -6,17 +6,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
-import org.edgelab.peers.PeerBinaries;
 import org.edgelab.peers.PeerLauncher;
 import org.edgelab.peers.PeerSettings;
 import org.edgelab.peers.PeerStart;
 import org.edgelab.peers.RunningPeer;
-import org.edgelab.storage.api.EngineSettings;
-import org.edgelab.storage.api.EngineSettings.Spec;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * The {@code trafficserver} target: {@code traffic_server} (without {@code traffic_manager}) on a loopback
@@ -34,11 +34,11 @@ public final class TrafficServerTarget implements Target {
     public static final String PACKAGE = "trafficserver";
 
     private static final PeerSettings SETTINGS = new PeerSettings("trafficserver", Map.of(
-            "file", List.of(new Spec("size", null, "cache file size, e.g. 4GB"),
-                    new Spec("path", "${store}/trafficserver", "directory of the cache file"),
-                    new Spec("ram", "", "RAM cache size; empty: Traffic Server's automatic size (about 10 MB per GB of store)"),
-                    new Spec("ram_cutoff", "4MiB", "largest object the RAM cache takes; 0: any size"),
-                    new Spec("evacuate_hits", "true",
+            "file", List.of(new Setting("size", null, "cache file size, e.g. 4GB"),
+                    new Setting("path", "${store}/trafficserver", "directory of the cache file"),
+                    new Setting("ram", "", "RAM cache size; empty: Traffic Server's automatic size (about 10 MB per GB of store)"),
+                    new Setting("ram_cutoff", "4MiB", "largest object the RAM cache takes; 0: any size"),
+                    new Setting("evacuate_hits", "true",
                             "true: objects read since the write cursor last passed are copied past it (hit evacuation); false: 9.2's default"))));
 
     @Override
@@ -57,8 +57,8 @@ public final class TrafficServerTarget implements Target {
         settings(build);
     }
 
-    private static EngineSettings settings(ServerBuild build) {
-        EngineSettings settings = SETTINGS.check(build);
+    private static PluginSettings settings(ServerBuild build) {
+        PluginSettings settings = SETTINGS.check(build);
         PeerSettings.bytes(settings, "size", TrafficServerConfig.MIN_CACHE_BYTES);
         if (!settings.string("ram", "").isEmpty()) {
             PeerSettings.bytes(settings, "ram", 0);
@@ -70,7 +70,7 @@ public final class TrafficServerTarget implements Target {
 
     @Override
     public Optional<String> unavailableReason(ServerBuild build) {
-        Optional<String> missing = PeerBinaries.missing(PACKAGE, "traffic_server");
+        Optional<String> missing = Executables.missing(PACKAGE, "traffic_server");
         if (missing.isPresent()) {
             return missing;
         }
@@ -90,8 +90,8 @@ public final class TrafficServerTarget implements Target {
 
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
-        EngineSettings settings = settings(build);
-        Path trafficServer = PeerBinaries.require("traffic_server", PACKAGE);
+        PluginSettings settings = settings(build);
+        Path trafficServer = Executables.require("traffic_server", PACKAGE);
         return PeerStart.behindOrigin((origin, cleanup) -> {
             Path cacheDir = PeerSettings.storePath(settings.string("path", null), context.storeDir());
             if (!Files.exists(cacheDir)) {

@@ -8,17 +8,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
-import org.edgelab.peers.PeerBinaries;
 import org.edgelab.peers.PeerLauncher;
 import org.edgelab.peers.PeerSettings;
 import org.edgelab.peers.PeerStart;
 import org.edgelab.peers.RunningPeer;
-import org.edgelab.storage.api.EngineSettings;
-import org.edgelab.storage.api.EngineSettings.Spec;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * The {@code varnish} target: {@code varnishd} in the foreground on a loopback port in front of EdgeLab's
@@ -32,11 +32,11 @@ public final class VarnishTarget implements Target {
     /** Debian's package with {@code varnishd} and {@code varnishstat}. */
     public static final String PACKAGE = "varnish";
 
-    private static final Spec SIZE = new Spec("size", null, "storage size, e.g. 1G");
-    private static final Spec THREADS = new Spec("threads", "", "worker threads per pool (thread_pool_max); empty: Varnish's default");
+    private static final Setting SIZE = new Setting("size", null, "storage size, e.g. 1G");
+    private static final Setting THREADS = new Setting("threads", "", "worker threads per pool (thread_pool_max); empty: Varnish's default");
     private static final PeerSettings SETTINGS = new PeerSettings("varnish", Map.of(
             "malloc", List.of(SIZE, THREADS),
-            "file", List.of(SIZE, THREADS, new Spec("path", "${store}/varnish.bin", "the storage file"))));
+            "file", List.of(SIZE, THREADS, new Setting("path", "${store}/varnish.bin", "the storage file"))));
 
     @Override
     public String name() {
@@ -53,8 +53,8 @@ public final class VarnishTarget implements Target {
         settings(build);
     }
 
-    private static EngineSettings settings(ServerBuild build) {
-        EngineSettings settings = SETTINGS.check(build);
+    private static PluginSettings settings(ServerBuild build) {
+        PluginSettings settings = SETTINGS.check(build);
         PeerSettings.bytes(settings, "size", 1 << 20);
         if (!settings.string("threads", "").isEmpty()) {
             PeerSettings.positive(settings, "threads", 1);
@@ -64,7 +64,7 @@ public final class VarnishTarget implements Target {
 
     @Override
     public Optional<String> unavailableReason(ServerBuild build) {
-        return PeerBinaries.missing(PACKAGE, "varnishd", "varnishstat");
+        return Executables.missing(PACKAGE, "varnishd", "varnishstat");
     }
 
     @Override
@@ -74,9 +74,9 @@ public final class VarnishTarget implements Target {
 
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
-        EngineSettings settings = settings(build);
-        Path varnishd = PeerBinaries.require("varnishd", PACKAGE);
-        Path varnishstat = PeerBinaries.require("varnishstat", PACKAGE);
+        PluginSettings settings = settings(build);
+        Path varnishd = Executables.require("varnishd", PACKAGE);
+        Path varnishstat = Executables.require("varnishstat", PACKAGE);
         long size = settings.bytes("size", 0);
         return PeerStart.behindOrigin((origin, cleanup) -> {
             Files.createDirectories(context.workDir());

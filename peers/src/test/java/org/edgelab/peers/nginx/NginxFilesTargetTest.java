@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.BuildValidationException;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.peers.PeerTargetContract;
 import org.junit.jupiter.api.Test;
 

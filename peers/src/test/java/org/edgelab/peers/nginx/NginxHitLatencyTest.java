@@ -11,8 +11,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Targets;
@@ -63,7 +63,7 @@ class NginxHitLatencyTest {
     private void assertMedianTimeToLastByte(ServerBuild build, String range, long bodyLength) throws Exception {
         Target target = Targets.get(build.target());
         target.validate(build);
-        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(30));
+        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(30));
         try (RunningTarget running = target.start(build, context)) {
             URI uri = URI.create(running.clientUri() + SyntheticPaths.path("latency-object", SIZE));
             assertThat(get(uri, range, bodyLength)).isEqualTo("MISS");

@@ -1,7 +1,7 @@
 package org.edgelab.peers.nginx;
 
 import java.util.Map;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.peers.PeerTargetContract;
 
 /** nginx as a proxy_cache node caching whole objects, for real on loopback. */

@@ -9,8 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Targets;
@@ -62,7 +62,7 @@ class TrafficServerHitEvacuationTest {
     private int setMissesAfterWarmUp(ServerBuild build) throws Exception {
         Target target = Targets.get(build.target());
         target.validate(build);
-        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), null, Duration.ofSeconds(30));
+        TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(30));
         try (RunningTarget running = target.start(build, context)) {
             int fresh = 0;
             for (int i = 0; i < FILLER; i++) {

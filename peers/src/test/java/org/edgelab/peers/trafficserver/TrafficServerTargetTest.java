@@ -1,7 +1,7 @@
 package org.edgelab.peers.trafficserver;
 
 import java.util.Map;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.peers.PeerTargetContract;
 
 /** Traffic Server with a cache file in the store, for real on loopback. */

@@ -1,7 +1,7 @@
 package org.edgelab.peers.varnish;
 
 import java.util.Map;
-import org.edgelab.experiments.descriptor.Descriptor.ServerBuild;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.peers.PeerTargetContract;
 
 /** Varnish with malloc storage, for real on loopback. */

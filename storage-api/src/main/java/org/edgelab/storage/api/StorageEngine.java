@@ -3,6 +3,8 @@ package org.edgelab.storage.api;
 import java.io.IOException;
 import java.util.List;
 import org.edgelab.plugin.NamedPlugin;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * A storage engine plugin: a name and a factory for stores. Engines register through
@@ -12,11 +14,11 @@ import org.edgelab.plugin.NamedPlugin;
 public interface StorageEngine extends NamedPlugin {
 
     /** Returns the settings this engine understands, each with its default and meaning. */
-    List<EngineSettings.Spec> settings();
+    List<Setting> settings();
 
     /**
      * Opens (or creates) a store. Settings this engine does not know, or cannot parse, fail with
-     * {@link IllegalArgumentException} naming the setting and what is accepted.
+     * {@link org.edgelab.plugin.SettingException} naming the setting and what is accepted.
      */
-    ObjectStore open(EngineSettings settings) throws IOException;
+    ObjectStore open(PluginSettings settings) throws IOException;
 }

@@ -3,6 +3,7 @@ package org.edgelab.storage.api;
 import java.io.IOException;
 import java.util.Collection;
 import org.edgelab.plugin.PluginRegistry;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * The registry of storage engines on the class path, by name. {@link #get} of an unknown name
@@ -34,9 +35,9 @@ public final class StorageEngines {
     }
 
     /** Opens a store of the named engine after checking the settings against the engine's specs. */
-    public static ObjectStore open(String name, EngineSettings settings) throws IOException {
+    public static ObjectStore open(String name, PluginSettings settings) throws IOException {
         StorageEngine engine = get(name);
-        settings.requireOnly(engine.name(), engine.settings());
+        settings.requireOnly("engine", engine.name(), engine.settings());
         return engine.open(settings);
     }
 }

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 
 /**
  * Finds where a disk engine keeps its data: the engine's required directory setting ({@code dir},
@@ -21,7 +23,7 @@ public final class StoreDirectories {
     }
 
     /** The directory settings {@code engine} requires that {@code settings} leaves unset (empty for memory engines). */
-    public static List<String> missing(String engine, EngineSettings settings) {
+    public static List<String> missing(String engine, PluginSettings settings) {
         List<String> out = new ArrayList<>();
         collect(StorageEngines.get(engine).settings(), "", settings, out);
         if (engine.equals(TIERED)) {
@@ -34,16 +36,16 @@ public final class StoreDirectories {
     }
 
     /** {@code settings} with every directory setting {@link #missing} set to {@code dir}. */
-    public static EngineSettings fill(String engine, EngineSettings settings, Path dir) {
-        EngineSettings out = settings;
+    public static PluginSettings fill(String engine, PluginSettings settings, Path dir) {
+        PluginSettings out = settings;
         for (String name : missing(engine, settings)) {
             out = out.with(name, dir.toAbsolutePath().toString());
         }
         return out;
     }
 
-    private static void collect(List<EngineSettings.Spec> specs, String prefix, EngineSettings settings, List<String> out) {
-        for (EngineSettings.Spec spec : specs) {
+    private static void collect(List<Setting> specs, String prefix, PluginSettings settings, List<String> out) {
+        for (Setting spec : specs) {
             String name = prefix + spec.name();
             if (spec.defaultValue() == null && DIRECTORY_SETTINGS.contains(spec.name()) && !settings.asMap().containsKey(name)) {
                 out.add(name);

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StoredObject;
 
@@ -79,7 +79,7 @@ public final class CrashHarness {
      * @throws IllegalStateException if the child fails to start or exits before it is killed
      *                               (the message holds its standard error)
      */
-    public static CrashRun writeAndKill(String engineName, EngineSettings settings, Duration killAfter, long commitBudget,
+    public static CrashRun writeAndKill(String engineName, PluginSettings settings, Duration killAfter, long commitBudget,
                                         Path workDir)
             throws IOException, InterruptedException {
         return writeAndKill(engineName, settings, killAfter, workDir,
@@ -87,12 +87,12 @@ public final class CrashHarness {
     }
 
     /**
-     * Like {@link #writeAndKill(String, EngineSettings, Duration, long, Path)}, but kills the child
+     * Like {@link #writeAndKill(String, PluginSettings, Duration, long, Path)}, but kills the child
      * once the store has refused {@code refusals} writes with {@code StorageFullException} (the
      * child skips them and goes on writing), or {@code timeout} after it opened the store: for a
      * store on a full file system, where the kill should land while writes are being refused.
      */
-    public static CrashRun writeAndKillOnceRefused(String engineName, EngineSettings settings, int refusals,
+    public static CrashRun writeAndKillOnceRefused(String engineName, PluginSettings settings, int refusals,
                                                    Duration timeout, Path workDir)
             throws IOException, InterruptedException {
         return writeAndKill(engineName, settings, timeout, workDir, keys -> CrashRun.skippedCount(keys) >= refusals);
@@ -104,7 +104,7 @@ public final class CrashHarness {
         boolean reached(Path keysFile) throws IOException;
     }
 
-    private static CrashRun writeAndKill(String engineName, EngineSettings settings, Duration killAfter, Path workDir,
+    private static CrashRun writeAndKill(String engineName, PluginSettings settings, Duration killAfter, Path workDir,
                                          StopCondition stop)
             throws IOException, InterruptedException {
         Files.createDirectories(workDir);

@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageEngines;
@@ -39,7 +39,7 @@ public final class CrashWriterMain {
         }
         String engine = args[0];
         Path keysFile = Path.of(args[1]);
-        EngineSettings settings = EngineSettings.parse(Arrays.asList(args).subList(2, args.length));
+        PluginSettings settings = PluginSettings.parse(Arrays.asList(args).subList(2, args.length));
         ObjectStore store = StorageEngines.open(engine, settings);
         ByteBuffer chunk = ByteBuffer.allocate(CHUNK);
         try (FileChannel keys = FileChannel.open(keysFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

@@ -16,7 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageEngines;
@@ -56,7 +56,7 @@ public final class FullDiskScenario {
     /** How an engine's settings put a store of {@code capacity} bytes in {@code dir}. */
     @FunctionalInterface
     public interface Settings {
-        EngineSettings in(Path dir, long capacity);
+        PluginSettings in(Path dir, long capacity);
     }
 
     /** What the writes did: objects committed and refused, and the bytes followers read of refused ones. */

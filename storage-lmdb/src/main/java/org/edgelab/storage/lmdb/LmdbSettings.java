@@ -2,7 +2,8 @@ package org.edgelab.storage.lmdb;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.eviction.EvictionPolicies;
 import org.edgelab.units.ByteSize;
 
@@ -24,20 +25,20 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
     static final long MIN_MAP_SIZE = 1L << 20;
 
     /** The settings the engine understands, with defaults and meanings. */
-    static final List<EngineSettings.Spec> SPECS = List.of(
-            new EngineSettings.Spec("path", null, "directory of the LMDB environment (created if missing)"),
-            new EngineSettings.Spec("map-size", "capacity / 0.75, else 1GiB",
+    static final List<Setting> SPECS = List.of(
+            new Setting("path", null, "directory of the LMDB environment (created if missing)"),
+            new Setting("map-size", "capacity / 0.75, else 1GiB",
                     "LMDB map size: the most the data file can ever grow to"),
-            new EngineSettings.Spec("capacity", "0.75 x map-size",
+            new Setting("capacity", "0.75 x map-size",
                     "byte budget of stored objects (B-tree overhead included); at most 0.75 x map-size"),
-            new EngineSettings.Spec("chunk-size", "256KiB",
+            new Setting("chunk-size", "256KiB",
                     "bytes per LMDB value, rounded down so a value and its 16-byte page header fill whole pages"),
-            new EngineSettings.Spec("policy", "lru", "eviction policy (see EvictionPolicies)"),
-            new EngineSettings.Spec("sync", "full",
+            new Setting("policy", "lru", "eviction policy (see EvictionPolicies)"),
+            new Setting("sync", "full",
                     "full: fsync per commit; nometasync: a power cut may undo the last commit; nosync: no fsync, "
                             + "a power cut may undo recent commits or damage the file (a killed process loses nothing in any mode)"),
-            new EngineSettings.Spec("batch-max", "64", "most chunk and metadata writes committed in one transaction"),
-            new EngineSettings.Spec("verify", "once",
+            new Setting("batch-max", "64", "most chunk and metadata writes committed in one transaction"),
+            new Setting("verify", "once",
                     "chunk checksums: once = an object found at open is checked whole at its first lookup (a damaged"
                             + " one is a miss); always = also every chunk a reader touches; never = not checked"));
 
@@ -65,9 +66,9 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
     }
 
     /** Reads and validates settings; unknown names were rejected by the registry already. */
-    static LmdbSettings from(EngineSettings s) {
-        s.requireOnly(LmdbEngine.NAME, SPECS);
-        Path path = Path.of(s.requiredString("path"));
+    static LmdbSettings from(PluginSettings s) {
+        s.requireOnly("engine", LmdbEngine.NAME, SPECS);
+        Path path = Path.of(s.required("path"));
         long capacity = s.bytes("capacity", -1);
         long mapSize = s.bytes("map-size", capacity > 0 ? (long) Math.ceil(capacity / (1 - MAP_HEADROOM)) : DEFAULT_MAP_SIZE);
         if (capacity < 0) {

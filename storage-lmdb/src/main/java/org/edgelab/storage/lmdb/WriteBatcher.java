@@ -20,9 +20,11 @@ import org.lmdbjava.Txn;
 /**
  * The one thread that writes to LMDB. Callers queue operations (bounded, so writers that outrun
  * the disk block instead of filling memory); the thread applies up to {@code batch-max} of them
- * in one write transaction and commits, then tells each operation. When the map is full it asks
- * the store to evict, commits the deletions and retries; when nothing more can be evicted the
- * operations that add data fail with {@link StorageFullException} and the rest still commit.
+ * in one write transaction and commits, then tells each operation. When the map is full it first
+ * lets the pages the last commit freed become reusable (LMDB reuses them only after one more
+ * commit), then asks the store to evict, commits the deletions and retries; when nothing more can
+ * be evicted the operations that add data fail with {@link StorageFullException} and the rest
+ * still commit.
  * A full file system under the map (ENOSPC, or LMDB's EIO for a short write with no room left)
  * refuses the same way, without evicting: the store stops admitting and keeps what it has.
  * Thread-safe.
@@ -30,9 +32,9 @@ import org.lmdbjava.Txn;
 final class WriteBatcher implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(WriteBatcher.class.getName());
-    /** How long a batch that meets a full map keeps evicting, or waiting for readers, before it is refused. */
     /** How long a batch of chunks only (nobody waiting) waits for more operations before it commits. */
     private static final long GATHER_MICROS = 2000;
+    /** How long a batch that meets a full map keeps evicting, or waiting for readers, before it is refused. */
     private static final long MAP_FULL_PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** An operation the writer thread applies inside a write transaction. */
@@ -123,6 +125,11 @@ final class WriteBatcher implements AutoCloseable {
     private volatile long batches;
     private volatile long mapFullRetries;
     private volatile long fileSystemFullRefusals;
+    /**
+     * Whether a transaction committed since the last {@link #tick}: the pages it freed are not
+     * reusable until one more commits. Writer thread only.
+     */
+    private boolean freedPagesAwaitTick;
     private final Path dir;
 
     WriteBatcher(Env<ByteBuffer> env, Path dir, Tables tables, SpaceMaker spaceMaker, int batchMax, long batchMaxBytes,
@@ -253,6 +260,11 @@ final class WriteBatcher implements AutoCloseable {
                     }
                     continue;
                 }
+                if (freedPagesAwaitTick) {
+                    // The last commit's frees (often the deletions that emptied the map) become reusable only now.
+                    tick();
+                    continue;
+                }
                 long wanted = Math.max(1, batch.stream().mapToLong(Op::addedBytes).sum());
                 boolean inTime = System.nanoTime() < deadline;
                 if (inTime && (spaceMaker.evictForMapFull(2 * wanted) | !deferred.isEmpty())) {
@@ -324,10 +336,11 @@ final class WriteBatcher implements AutoCloseable {
 
     /**
      * Commits a one-record transaction. LMDB reuses a page freed by transaction N only once N is
-     * older than the last committed transaction, so after the deletions commit, this makes their
-     * pages available to the retried batch.
+     * older than the last committed transaction (and than every open read snapshot), so after the
+     * deletions commit, this makes their pages available to the retried batch.
      */
     private void tick() {
+        freedPagesAwaitTick = false; // also when it fails: one try per commit, so a full map cannot loop here
         try (Txn<ByteBuffer> txn = env.txnWrite()) {
             ByteBuffer v = ByteBuffer.allocateDirect(8).putLong(0, System.nanoTime());
             tables.meta.put(txn, tables.metaKey(Layout.TICK_KEY), v);
@@ -337,13 +350,40 @@ final class WriteBatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * Commits operations that add no bytes (deletions, metadata). In a full map even a deletion
+     * needs pages for its copy-on-write path, so a map-full here waits, as a write does, for the
+     * pages the last commit or the open read snapshots still hold, before it fails the operations.
+     */
     private void commitOrFail(List<Op> ops) {
-        try {
-            commit(ops);
-        } catch (LmdbException e) {
-            StorageException se = LmdbErrors.translate(e, "deleting", dir);
-            ops.forEach(op -> op.failed(se));
+        long deadline = System.nanoTime() + MAP_FULL_PATIENCE_NANOS;
+        while (true) {
+            try {
+                commit(ops);
+                return;
+            } catch (Env.MapFullException e) {
+                mapFullRetries++;
+                if (freedPagesAwaitTick) {
+                    tick();
+                    continue;
+                }
+                if (System.nanoTime() < deadline && spaceMaker.snapshotsHeld()) {
+                    pause();
+                    tick();
+                    continue;
+                }
+                fail(ops, e);
+                return;
+            } catch (LmdbException e) {
+                fail(ops, e);
+                return;
+            }
         }
+    }
+
+    private void fail(List<Op> ops, LmdbException e) {
+        StorageException se = LmdbErrors.translate(e, "deleting", dir);
+        ops.forEach(op -> op.failed(se));
     }
 
     private void commit(List<Op> ops) {
@@ -353,6 +393,7 @@ final class WriteBatcher implements AutoCloseable {
             }
             txn.commit();
         }
+        freedPagesAwaitTick = true;
         for (Op op : ops) {
             op.committed();
         }

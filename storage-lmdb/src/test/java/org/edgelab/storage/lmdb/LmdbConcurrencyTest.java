@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageEngines;
@@ -34,7 +34,7 @@ class LmdbConcurrencyTest {
 
     @Test
     void manyReadersAndOneWriterNeverSeeTornData(@TempDir Path dir) throws Exception {
-        try (ObjectStore store = StorageEngines.open("lmdb", EngineSettings.of(
+        try (ObjectStore store = StorageEngines.open("lmdb", PluginSettings.of(
                 "path", dir.toString(), "capacity", "4MiB", "chunk-size", "16KiB", "sync", "nosync"))) {
             AtomicBoolean stop = new AtomicBoolean();
             ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.CrashCheck;
@@ -29,7 +29,7 @@ class LmdbCrashTest {
     @ValueSource(strings = {"full", "nosync"})
     void committedObjectsSurviveSigkillByteExact(String sync, @TempDir Path work) throws Exception {
         Path storeDir = work.resolve("store");
-        EngineSettings settings = EngineSettings.of(
+        PluginSettings settings = PluginSettings.of(
                 "path", storeDir.toString(),
                 "capacity", Long.toString(CAPACITY),
                 "chunk-size", "64KiB",

@@ -3,7 +3,7 @@ package org.edgelab.storage.lmdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.contract.DamagedFileScenario;
 import org.edgelab.storage.contract.FullDiskScenario;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LmdbFaultTest {
 
     private static final FullDiskScenario FULL_DISK = new FullDiskScenario(LmdbEngine.NAME,
-            (dir, capacity) -> EngineSettings.of("path", dir.toString(), "capacity", Long.toString(capacity),
+            (dir, capacity) -> PluginSettings.of("path", dir.toString(), "capacity", Long.toString(capacity),
                     "sync", "nosync"));
 
     @Test

@@ -15,8 +15,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageEngines;
@@ -42,8 +42,8 @@ class LmdbViewHoldTest {
     Path dir;
 
     private ObjectStore open(Path path, String... extra) throws IOException {
-        return StorageEngines.open("lmdb", EngineSettings.of("path", path.toString(), "sync", "nosync")
-                .withAll(EngineSettings.of(extra)));
+        return StorageEngines.open("lmdb", PluginSettings.of("path", path.toString(), "sync", "nosync")
+                .withAll(PluginSettings.of(extra)));
     }
 
     private static long seed(CacheKey k) {

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.api.StoredObject;
@@ -33,7 +33,7 @@ public final class ReadPathSmoke {
         Path dir = Files.createTempDirectory("lmdb-readpath-");
         if (args.length > 2 && args[1].equals("fill")) {
             try (ObjectStore store = StorageEngines.open("lmdb",
-                    EngineSettings.of("path", dir.toString(), "capacity", "1GiB", "sync", args[2]))) {
+                    PluginSettings.of("path", dir.toString(), "capacity", "1GiB", "sync", args[2]))) {
                 for (int round = 0; round < 3; round++) {
                     long start = System.nanoTime();
                     int n = 0;
@@ -48,7 +48,7 @@ public final class ReadPathSmoke {
             }
             return;
         }
-        try (ObjectStore store = StorageEngines.open("lmdb", EngineSettings.of("path", dir.toString(), "capacity", "512MiB"))) {
+        try (ObjectStore store = StorageEngines.open("lmdb", PluginSettings.of("path", dir.toString(), "capacity", "512MiB"))) {
             for (int i = 0; i < objects; i++) {
                 CacheKey k = CacheKey.of("hot-" + i);
                 StoreFixtures.put(store, k, TestContent.seed(k.value()), size, 64 * 1024);

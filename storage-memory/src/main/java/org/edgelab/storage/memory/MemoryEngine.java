@@ -1,7 +1,8 @@
 package org.edgelab.storage.memory;
 
 import java.util.List;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.eviction.EvictionPolicies;
@@ -20,11 +21,11 @@ public final class MemoryEngine implements StorageEngine {
     static final String POLICY = "policy";
     private static final long MAX_CHUNK_SIZE = 1L << 30;
 
-    private static final List<EngineSettings.Spec> SPECS = List.of(
-            new EngineSettings.Spec(CAPACITY, "256m", "bytes of off-heap memory for object bodies"),
-            new EngineSettings.Spec(CHUNK_SIZE, "64k",
+    private static final List<Setting> SPECS = List.of(
+            new Setting(CAPACITY, "256m", "bytes of off-heap memory for object bodies"),
+            new Setting(CHUNK_SIZE, "64k",
                     "size of the pooled off-heap buffers bodies are stored in; every object uses whole chunks"),
-            new EngineSettings.Spec(POLICY, "lru", "eviction policy, one of the registered policies"));
+            new Setting(POLICY, "lru", "eviction policy, one of the registered policies"));
 
     @Override
     public String name() {
@@ -37,13 +38,13 @@ public final class MemoryEngine implements StorageEngine {
     }
 
     @Override
-    public List<EngineSettings.Spec> settings() {
+    public List<Setting> settings() {
         return SPECS;
     }
 
     @Override
-    public ObjectStore open(EngineSettings settings) {
-        settings.requireOnly(NAME, SPECS);
+    public ObjectStore open(PluginSettings settings) {
+        settings.requireOnly("engine", NAME, SPECS);
         long capacity = settings.bytes(CAPACITY, ByteSize.parse("256m"));
         long chunkSize = settings.bytes(CHUNK_SIZE, ByteSize.parse("64k"));
         if (chunkSize <= 0 || chunkSize > MAX_CHUNK_SIZE) {

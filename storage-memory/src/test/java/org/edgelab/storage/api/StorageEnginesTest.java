@@ -3,6 +3,7 @@ package org.edgelab.storage.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.UnknownPluginException;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +20,11 @@ class StorageEnginesTest {
     @Test
     void openChecksSettingsAgainstTheEngine() throws Exception {
         assertThat(StorageEngines.names()).contains("memory");
-        assertThatThrownBy(() -> StorageEngines.open("memory", EngineSettings.of("capacity", "1m", "disks", "/x")))
+        assertThatThrownBy(() -> StorageEngines.open("memory", PluginSettings.of("capacity", "1m", "disks", "/x")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("engine 'memory' has no setting disks")
+                .hasMessageContaining("engine 'memory' has no setting 'disks'")
                 .hasMessageContaining("capacity, chunk-size, policy");
-        try (ObjectStore s = StorageEngines.open("memory", EngineSettings.of("capacity", "1m"))) {
+        try (ObjectStore s = StorageEngines.open("memory", PluginSettings.of("capacity", "1m"))) {
             assertThat(s.engineName()).isEqualTo("memory");
             assertThat(s.usage().capacityBytes()).isEqualTo(1L << 20);
         }

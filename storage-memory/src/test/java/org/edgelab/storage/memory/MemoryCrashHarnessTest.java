@@ -7,8 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageEngines;
@@ -31,14 +31,14 @@ class MemoryCrashHarnessTest {
 
     @Test
     void childWritesIsKilledAndAFreshMemoryStoreHasNothing() throws Exception {
-        CrashRun run = CrashHarness.writeAndKill("memory", EngineSettings.of("capacity", "64m"),
+        CrashRun run = CrashHarness.writeAndKill("memory", PluginSettings.of("capacity", "64m"),
                 Duration.ofMillis(2000), 32L << 20, work);
         assertThat(run.killed()).as("child ended by SIGKILL, exit code " + run.exitCode()).isTrue();
         assertThat(run.committedCount()).as("objects the child committed; its errors: " + run.childErrors()).isPositive();
         assertThat(run.highestIndex()).isGreaterThanOrEqualTo(run.committedCount() - 1);
         run.committed().forEach((key, size) ->
                 assertThat(size).isEqualTo(CrashHarness.sizeOf(Integer.parseInt(key.substring("crash-".length())))));
-        try (ObjectStore fresh = StorageEngines.open("memory", EngineSettings.of("capacity", "64m"))) {
+        try (ObjectStore fresh = StorageEngines.open("memory", PluginSettings.of("capacity", "64m"))) {
             CrashCheck check = CrashHarness.verify(fresh, run);
             assertThat(check.present()).isZero();
             assertThat(check.checked()).isEqualTo(run.highestIndex() + 2);
@@ -51,7 +51,7 @@ class MemoryCrashHarnessTest {
     @Test
     void theChildIsKilledOnceItHasCommittedTheBudgetLongBeforeTheTimeLimit() throws Exception {
         long budget = 16L << 20;
-        CrashRun run = CrashHarness.writeAndKill("memory", EngineSettings.of("capacity", "256m"),
+        CrashRun run = CrashHarness.writeAndKill("memory", PluginSettings.of("capacity", "256m"),
                 Duration.ofSeconds(60), budget, work);
         assertThat(run.killed()).as("child ended by SIGKILL; its errors: " + run.childErrors()).isTrue();
         assertThat(run.writingFor()).isLessThan(Duration.ofSeconds(30));
@@ -62,7 +62,7 @@ class MemoryCrashHarnessTest {
     @Test
     void verifyAcceptsExactObjectsAndNamesTheKeyAndOffsetOfABadByte() throws Exception {
         CrashRun run = new CrashRun("memory", work, Map.of("crash-0", CrashHarness.sizeOf(0)), 1, 137, Duration.ZERO);
-        try (ObjectStore store = StorageEngines.open("memory", EngineSettings.of("capacity", "64m"))) {
+        try (ObjectStore store = StorageEngines.open("memory", PluginSettings.of("capacity", "64m"))) {
             StoreFixtures.put(store, CacheKey.of("crash-0"), TestContent.seed("crash-0"), CrashHarness.sizeOf(0), 65_536);
             CrashCheck ok = CrashHarness.verify(store, run);
             assertThat(ok.present()).isEqualTo(1);

@@ -1,7 +1,7 @@
 package org.edgelab.storage.memory;
 
 import java.nio.file.Path;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.ObjectStoreContract;
@@ -12,6 +12,6 @@ class MemoryStoreContractTest extends ObjectStoreContract {
     @Override
     protected ObjectStore openStore(long capacityBytes, Path dir) throws Exception {
         return StorageEngines.open("memory",
-                EngineSettings.of("capacity", Long.toString(capacityBytes), "chunk-size", "16k"));
+                PluginSettings.of("capacity", Long.toString(capacityBytes), "chunk-size", "16k"));
     }
 }

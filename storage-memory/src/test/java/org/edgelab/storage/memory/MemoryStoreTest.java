@@ -6,9 +6,9 @@ import static org.edgelab.storage.contract.StoreFixtures.put;
 
 import java.nio.ByteBuffer;
 import java.util.Optional;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.UnknownPluginException;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.api.StoredObject;
@@ -22,7 +22,7 @@ class MemoryStoreTest {
     private static final int CHUNK = 64 * 1024;
 
     private static ObjectStore open(String... settings) throws Exception {
-        return StorageEngines.open("memory", EngineSettings.of(settings));
+        return StorageEngines.open("memory", PluginSettings.of(settings));
     }
 
     private static CacheKey key(String k) {

@@ -3,7 +3,7 @@ package org.edgelab.storage.tier;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 
 /**
  * The typed settings of the {@code tiered} engine, each switchable so that experiments can compare
@@ -17,14 +17,14 @@ public record TierSettings(
         boolean bypassSequential,
         long sequentialAfterBytes,
         long readAheadBytes,
-        EngineSettings diskSettings,
-        EngineSettings memorySettings) {
+        PluginSettings diskSettings,
+        PluginSettings memorySettings) {
 
     static final String DISK_PREFIX = "disk.";
     static final String MEMORY_PREFIX = "memory.";
 
     /** Reads the settings, splitting off the {@code disk.} and {@code memory.} pass-through ones. */
-    public static TierSettings from(EngineSettings settings) {
+    public static TierSettings from(PluginSettings settings) {
         Map<String, String> disk = new LinkedHashMap<>();
         Map<String, String> memory = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : settings.asMap().entrySet()) {
@@ -53,10 +53,10 @@ public record TierSettings(
                 settings.bool("bypass-sequential", false),
                 sequentialAfter,
                 optionalBytes(settings, "read-ahead"),
-                EngineSettings.of(disk), EngineSettings.of(memory));
+                PluginSettings.of(disk), PluginSettings.of(memory));
     }
 
-    private static long optionalBytes(EngineSettings settings, String name) {
+    private static long optionalBytes(PluginSettings settings, String name) {
         String v = settings.string(name, "off").trim().toLowerCase(Locale.ROOT);
         if (v.equals("off") || v.equals("none") || v.equals("0")) {
             return 0;

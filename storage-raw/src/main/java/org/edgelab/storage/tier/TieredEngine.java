@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
@@ -22,14 +23,14 @@ public final class TieredEngine implements StorageEngine {
     /** The engine of the memory tier: the {@code memory} plugin, found by name like the disk engine (storage-memory is a run-time dependency). */
     static final String MEMORY_ENGINE = "memory";
 
-    static final List<EngineSettings.Spec> OWN_SPECS = List.of(
-            new EngineSettings.Spec("disk-engine", "raw-log", "the engine behind the memory tier (raw-log, raw-files, lmdb)"),
-            new EngineSettings.Spec("memory-capacity", "256m", "bytes of memory for the memory tier"),
-            new EngineSettings.Spec("admit", "always", "memory admission: always, or second-hit (on an object's second access)"),
-            new EngineSettings.Spec("bypass-above", "off", "objects larger than this are never copied into memory (off = no limit)"),
-            new EngineSettings.Spec("bypass-sequential", "false", "readers detected as sequential read from disk and do not promote the object into memory"),
-            new EngineSettings.Spec("sequential-after", "1MiB", "contiguous bytes read in order after which a reader counts as sequential"),
-            new EngineSettings.Spec("read-ahead", "off", "for sequential readers of disk objects, fetch this many bytes ahead into memory in the background (off = none)"));
+    static final List<Setting> OWN_SPECS = List.of(
+            new Setting("disk-engine", "raw-log", "the engine behind the memory tier (raw-log, raw-files, lmdb)"),
+            new Setting("memory-capacity", "256m", "bytes of memory for the memory tier"),
+            new Setting("admit", "always", "memory admission: always, or second-hit (on an object's second access)"),
+            new Setting("bypass-above", "off", "objects larger than this are never copied into memory (off = no limit)"),
+            new Setting("bypass-sequential", "false", "readers detected as sequential read from disk and do not promote the object into memory"),
+            new Setting("sequential-after", "1MiB", "contiguous bytes read in order after which a reader counts as sequential"),
+            new Setting("read-ahead", "off", "for sequential readers of disk objects, fetch this many bytes ahead into memory in the background (off = none)"));
 
     @Override
     public String name() {
@@ -43,19 +44,19 @@ public final class TieredEngine implements StorageEngine {
 
     /** Returns this engine's settings plus {@code disk.X} and {@code memory.X} for every setting X of the other engines. */
     @Override
-    public List<EngineSettings.Spec> settings() {
-        Map<String, EngineSettings.Spec> specs = new LinkedHashMap<>();
+    public List<Setting> settings() {
+        Map<String, Setting> specs = new LinkedHashMap<>();
         OWN_SPECS.forEach(s -> specs.put(s.name(), s));
         for (StorageEngine engine : StorageEngines.registry().all()) {
             if (engine.name().equals(NAME)) {
                 continue;
             }
             String prefix = engine.name().equals(MEMORY_ENGINE) ? TierSettings.MEMORY_PREFIX : TierSettings.DISK_PREFIX;
-            for (EngineSettings.Spec s : engine.settings()) {
+            for (Setting s : engine.settings()) {
                 if (prefix.equals(TierSettings.MEMORY_PREFIX) && s.name().equals("capacity")) {
                     continue;
                 }
-                specs.putIfAbsent(prefix + s.name(), new EngineSettings.Spec(prefix + s.name(), s.defaultValue(),
+                specs.putIfAbsent(prefix + s.name(), new Setting(prefix + s.name(), s.defaultValue(),
                         "passed to the " + (prefix.equals(TierSettings.DISK_PREFIX) ? "disk engine" : "memory engine")
                                 + " as '" + s.name() + "'"));
             }
@@ -64,8 +65,8 @@ public final class TieredEngine implements StorageEngine {
     }
 
     @Override
-    public ObjectStore open(EngineSettings settings) throws IOException {
-        settings.requireOnly(NAME, settings());
+    public ObjectStore open(PluginSettings settings) throws IOException {
+        settings.requireOnly("engine", NAME, settings());
         TierSettings tier = TierSettings.from(settings);
         ObjectStore memory = StorageEngines.open(MEMORY_ENGINE, tier.memorySettings());
         try {

@@ -1,7 +1,7 @@
 package org.edgelab.storage.tier;
 
 import java.nio.file.Path;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.ObjectStoreContract;
@@ -15,7 +15,7 @@ class TieredContractTest extends ObjectStoreContract {
 
     @Override
     protected ObjectStore openStore(long capacityBytes, Path dir) throws Exception {
-        return StorageEngines.open("tiered", EngineSettings.of(
+        return StorageEngines.open("tiered", PluginSettings.of(
                 "disk-engine", "raw-log",
                 "disk.disks", dir.resolve("disk").toString(),
                 "disk.capacity", Long.toString(capacityBytes),

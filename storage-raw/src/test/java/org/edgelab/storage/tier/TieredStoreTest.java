@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Map;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.api.StoredObject;
@@ -24,7 +24,7 @@ class TieredStoreTest {
     Path dir;
 
     private TieredStore open(String... settings) throws IOException {
-        EngineSettings s = EngineSettings.of("disk-engine", "raw-files", "disk.dir", dir.resolve("disk").toString(),
+        PluginSettings s = PluginSettings.of("disk-engine", "raw-files", "disk.dir", dir.resolve("disk").toString(),
                 "disk.capacity", "256MiB", "memory-capacity", "32MiB", "memory.chunk-size", "16k");
         for (int i = 0; i < settings.length; i += 2) {
             s = s.with(settings[i], settings[i + 1]);

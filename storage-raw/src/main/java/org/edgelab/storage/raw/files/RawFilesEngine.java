@@ -3,7 +3,8 @@ package org.edgelab.storage.raw.files;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
 
@@ -13,13 +14,13 @@ public final class RawFilesEngine implements StorageEngine {
     /** The name the engine is selected by. */
     public static final String NAME = "raw-files";
 
-    private static final List<EngineSettings.Spec> SPECS = List.of(
-            new EngineSettings.Spec("dir", null, "directory holding the object files (created if missing; required)"),
-            new EngineSettings.Spec("capacity", "1GiB", "byte budget for object files (headers and bodies)"),
-            new EngineSettings.Spec("policy", "lru", "eviction policy, by name (lru, fifo, sieve, s3-fifo, ...)"),
-            new EngineSettings.Spec("sync", "none", "none: no fsync (survives a process crash); data: fdatasync each "
+    private static final List<Setting> SPECS = List.of(
+            new Setting("dir", null, "directory holding the object files (created if missing; required)"),
+            new Setting("capacity", "1GiB", "byte budget for object files (headers and bodies)"),
+            new Setting("policy", "lru", "eviction policy, by name (lru, fifo, sieve, s3-fifo, ...)"),
+            new Setting("sync", "none", "none: no fsync (survives a process crash); data: fdatasync each "
                     + "file before its rename; full: also fsync the directory, durable when commit returns"),
-            new EngineSettings.Spec("levels", "1:2", "nginx-style hashed directory levels: 1 to 3 levels of 1 or 2 hex characters"));
+            new Setting("levels", "1:2", "nginx-style hashed directory levels: 1 to 3 levels of 1 or 2 hex characters"));
 
     @Override
     public String name() {
@@ -32,14 +33,14 @@ public final class RawFilesEngine implements StorageEngine {
     }
 
     @Override
-    public List<EngineSettings.Spec> settings() {
+    public List<Setting> settings() {
         return SPECS;
     }
 
     @Override
-    public ObjectStore open(EngineSettings settings) throws IOException {
-        settings.requireOnly(NAME, SPECS);
-        Path dir = Path.of(settings.requiredString("dir"));
+    public ObjectStore open(PluginSettings settings) throws IOException {
+        settings.requireOnly("engine", NAME, SPECS);
+        Path dir = Path.of(settings.required("dir"));
         long capacity = settings.bytes("capacity", 1L << 30);
         String policy = settings.string("policy", "lru");
         SyncMode sync = SyncMode.parse(settings.string("sync", "none"));

@@ -3,12 +3,13 @@ package org.edgelab.storage.raw.log;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.units.ByteSize;
 import org.edgelab.units.Durations;
 
 /**
- * The typed settings of a {@code raw-log} store, parsed and checked from {@link EngineSettings}.
+ * The typed settings of a {@code raw-log} store, parsed and checked from {@link PluginSettings}.
  * Immutable and thread-safe.
  *
  * @param disks                    directories holding the segment files, one per disk
@@ -53,21 +54,21 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
      */
     static final int AUTO_SEGMENTS = 64;
 
-    static final List<EngineSettings.Spec> SPECS = List.of(
-            new EngineSettings.Spec("disks", null,
+    static final List<Setting> SPECS = List.of(
+            new Setting("disks", null,
                     "comma-separated directories, one per disk, that hold the segment files (required; created if missing)"),
-            new EngineSettings.Spec("capacity", "1g",
+            new Setting("capacity", "1g",
                     "total bytes of segment files, spread evenly over the disks (e.g. 100g)"),
-            new EngineSettings.Spec("segment-size", "auto",
+            new Setting("segment-size", "auto",
                     "bytes per segment file, the unit of eviction (64 KiB to 1 TiB); auto = capacity/64 within [64k, 64m]"),
-            new EngineSettings.Spec("policy", "reinsert",
+            new Setting("policy", "reinsert",
                     "reinsert: re-append what the oldest segment holds of objects read since written, evict the"
                             + " rest (keeps the warm set); fifo: evict the oldest segment whole"),
-            new EngineSettings.Spec("sync", "none",
+            new Setting("sync", "none",
                     "commit: fsync before commit returns; interval: fsync every second; none: fsync at checkpoints only"),
-            new EngineSettings.Spec("checkpoint-interval", "30s",
+            new Setting("checkpoint-interval", "30s",
                     "how often the index is checkpointed (e.g. 500ms, 30s, 5m); 0 = only at close"),
-            new EngineSettings.Spec("direct-io", "false",
+            new Setting("direct-io", "false",
                     "true: write bodies with O_DIRECT from aligned buffers, bypassing the page cache (falls back to"
                             + " buffered writes, with a warning, where the file system refuses O_DIRECT)"));
 
@@ -101,8 +102,8 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
     }
 
     /** Parses and checks the settings; failures name the setting and what is accepted. */
-    static RawLogConfig from(EngineSettings settings) {
-        settings.requireOnly(RawLogEngine.NAME, SPECS);
+    static RawLogConfig from(PluginSettings settings) {
+        settings.requireOnly("engine", RawLogEngine.NAME, SPECS);
         if (settings.string("disks", null) == null || settings.string("disks", "").isBlank()) {
             throw new IllegalArgumentException("engine setting 'disks' is required for raw-log: give one directory per"
                     + " disk, comma-separated, e.g. disks=/mnt/nvme0/edgelab,/mnt/nvme1/edgelab");

@@ -2,7 +2,8 @@ package org.edgelab.storage.raw.log;
 
 import java.io.IOException;
 import java.util.List;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
 
@@ -27,12 +28,12 @@ public final class RawLogEngine implements StorageEngine {
     }
 
     @Override
-    public List<EngineSettings.Spec> settings() {
+    public List<Setting> settings() {
         return RawLogConfig.SPECS;
     }
 
     @Override
-    public ObjectStore open(EngineSettings settings) throws IOException {
+    public ObjectStore open(PluginSettings settings) throws IOException {
         return RawLogStore.open(NAME, RawLogConfig.from(settings), SegmentChannels.FILES);
     }
 }

@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.StoreFixtures;
@@ -34,7 +34,7 @@ class IndexRebuilderTest {
     @BeforeEach
     void writeObjects() throws IOException {
         layout = new FileLayout(dir, FileLayout.parseLevels("1:2"));
-        try (ObjectStore store = StorageEngines.open("raw-files", EngineSettings.of("dir", dir.toString(), "capacity", "16MiB"))) {
+        try (ObjectStore store = StorageEngines.open("raw-files", PluginSettings.of("dir", dir.toString(), "capacity", "16MiB"))) {
             for (int i = 0; i < 20; i++) {
                 StoreFixtures.put(store, CacheKey.of("k" + i), TestContent.seed("k" + i), SIZE, 16_384);
             }
@@ -77,7 +77,7 @@ class IndexRebuilderTest {
         // the store-level symptom: usage() and begin() wait for the scan and threw once it had failed
         Files.move(layout.pathOf(CacheKey.of("k3")), layout.pathOf(CacheKey.of("k4")),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        try (ObjectStore store = StorageEngines.open("raw-files", EngineSettings.of("dir", dir.toString(), "capacity", "16MiB"))) {
+        try (ObjectStore store = StorageEngines.open("raw-files", PluginSettings.of("dir", dir.toString(), "capacity", "16MiB"))) {
             assertThat(store.lookup(CacheKey.of("k4"))).isEmpty();
             assertThat(store.usage().objectCount()).isEqualTo(18);
             StoreFixtures.put(store, CacheKey.of("new"), TestContent.seed("new"), SIZE, 16_384);

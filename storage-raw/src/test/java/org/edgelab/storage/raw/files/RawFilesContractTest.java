@@ -1,7 +1,7 @@
 package org.edgelab.storage.raw.files;
 
 import java.nio.file.Path;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.ObjectStoreContract;
@@ -12,7 +12,7 @@ class RawFilesContractTest extends ObjectStoreContract {
     @Override
     protected ObjectStore openStore(long capacityBytes, Path dir) throws Exception {
         return StorageEngines.open("raw-files",
-                EngineSettings.of("dir", dir.resolve("cache").toString(), "capacity", Long.toString(capacityBytes)));
+                PluginSettings.of("dir", dir.resolve("cache").toString(), "capacity", Long.toString(capacityBytes)));
     }
 
     @Override

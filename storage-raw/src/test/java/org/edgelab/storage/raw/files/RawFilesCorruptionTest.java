@@ -8,8 +8,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.api.StoredObject;
@@ -31,7 +31,7 @@ class RawFilesCorruptionTest {
     private final CacheKey bystander = CacheKey.of("bystander");
 
     private ObjectStore open() throws IOException {
-        return StorageEngines.open("raw-files", EngineSettings.of("dir", dir.toString(), "capacity", "16MiB"));
+        return StorageEngines.open("raw-files", PluginSettings.of("dir", dir.toString(), "capacity", "16MiB"));
     }
 
     @BeforeEach

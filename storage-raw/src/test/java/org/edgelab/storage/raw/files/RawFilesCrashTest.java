@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.CrashCheck;
@@ -32,7 +32,7 @@ class RawFilesCrashTest {
     @Test
     void everyCommittedObjectSurvivesASigkillByteExactAndNothingCorruptIsServed() throws Exception {
         Path cacheDir = work.resolve("cache");
-        EngineSettings settings = EngineSettings.of("dir", cacheDir.toString(), "capacity", Long.toString(CAPACITY));
+        PluginSettings settings = PluginSettings.of("dir", cacheDir.toString(), "capacity", Long.toString(CAPACITY));
         CrashRun run = CrashHarness.writeAndKill("raw-files", settings, Duration.ofMillis(1500), CAPACITY / 2,
                 work.resolve("run"));
         assertThat(run.killed()).as("child was killed by SIGKILL").isTrue();

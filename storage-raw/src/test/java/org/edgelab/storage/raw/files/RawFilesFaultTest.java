@@ -3,7 +3,7 @@ package org.edgelab.storage.raw.files;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.contract.DamagedFileScenario;
 import org.edgelab.storage.contract.FullDiskScenario;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RawFilesFaultTest {
 
     private static final FullDiskScenario FULL_DISK = new FullDiskScenario(RawFilesEngine.NAME,
-            (dir, capacity) -> EngineSettings.of("dir", dir.toString(), "capacity", Long.toString(capacity)));
+            (dir, capacity) -> PluginSettings.of("dir", dir.toString(), "capacity", Long.toString(capacity)));
 
     @Test
     void aFullFileSystemRefusesWritesCleanlyAndKeepsEveryObject() throws Exception {

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.HeaderField;
 import org.edgelab.storage.api.ObjectMetadata;
@@ -30,7 +30,7 @@ class RawFilesRestartTest {
     Path dir;
 
     private ObjectStore open(String... extra) throws Exception {
-        EngineSettings s = EngineSettings.of("dir", dir.toString(), "capacity", "64MiB");
+        PluginSettings s = PluginSettings.of("dir", dir.toString(), "capacity", "64MiB");
         for (int i = 0; i < extra.length; i += 2) {
             s = s.with(extra[i], extra[i + 1]);
         }
@@ -142,7 +142,7 @@ class RawFilesRestartTest {
     void everyRegisteredEvictionPolicyKeepsTheBudget() throws Exception {
         for (String policy : EvictionPolicies.registry().names()) {
             Path policyDir = dir.resolve(policy);
-            try (ObjectStore store = StorageEngines.open("raw-files", EngineSettings.of("dir", policyDir.toString(),
+            try (ObjectStore store = StorageEngines.open("raw-files", PluginSettings.of("dir", policyDir.toString(),
                     "capacity", "2MiB", "policy", policy))) {
                 for (int i = 0; i < 40; i++) {
                     StoreFixtures.put(store, CacheKey.of("p-" + i), seed(i), 100_000, 32_768);
@@ -173,7 +173,7 @@ class RawFilesRestartTest {
         assertThatThrownBy(() -> open("levels", "3:1")).hasMessageContaining("'levels'");
         assertThatThrownBy(() -> open("policy", "no-such-policy")).hasMessageContaining("no-such-policy");
         assertThatThrownBy(() -> open("capacity", "0")).hasMessageContaining("'capacity'");
-        assertThatThrownBy(() -> StorageEngines.open("raw-files", EngineSettings.of("capacity", "1g")))
+        assertThatThrownBy(() -> StorageEngines.open("raw-files", PluginSettings.of("capacity", "1g")))
                 .hasMessageContaining("'dir' is required");
         assertThatThrownBy(() -> open("colour", "blue")).hasMessageContaining("colour");
     }

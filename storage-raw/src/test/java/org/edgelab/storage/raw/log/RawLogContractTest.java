@@ -1,7 +1,7 @@
 package org.edgelab.storage.raw.log;
 
 import java.nio.file.Path;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.ObjectStoreContract;
@@ -11,7 +11,7 @@ class RawLogContractTest extends ObjectStoreContract {
 
     @Override
     protected ObjectStore openStore(long capacityBytes, Path dir) throws Exception {
-        return StorageEngines.open("raw-log", EngineSettings.of(
+        return StorageEngines.open("raw-log", PluginSettings.of(
                 "disks", dir.resolve("disk0") + "," + dir.resolve("disk1"),
                 "capacity", Long.toString(capacityBytes)));
     }

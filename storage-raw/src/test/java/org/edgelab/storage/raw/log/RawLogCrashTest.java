@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.CrashCheck;
@@ -25,7 +25,7 @@ class RawLogCrashTest {
     Path work;
 
     private CrashCheck crashAndVerify(String sync, String checkpointInterval) throws Exception {
-        EngineSettings settings = EngineSettings.of(
+        PluginSettings settings = PluginSettings.of(
                 "disks", work.resolve("d0") + "," + work.resolve("d1"),
                 "capacity", "2g", "segment-size", "16m", "sync", sync, "checkpoint-interval", checkpointInterval);
         CrashRun run = CrashHarness.writeAndKill("raw-log", settings, Duration.ofMillis(1500), 1L << 30, work);

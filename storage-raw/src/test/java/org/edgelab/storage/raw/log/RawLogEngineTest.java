@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.contract.StoreFixtures;
@@ -22,10 +23,10 @@ class RawLogEngineTest {
     @Test
     void opensByNameWithOnlyDisksAndCapacity() throws Exception {
         assertThat(StorageEngines.names()).contains("raw-log");
-        assertThat(StorageEngines.get("raw-log").settings()).extracting(EngineSettings.Spec::name)
+        assertThat(StorageEngines.get("raw-log").settings()).extracting(Setting::name)
                 .containsExactly("disks", "capacity", "segment-size", "policy", "sync", "checkpoint-interval", "direct-io");
         try (ObjectStore store = StorageEngines.open("raw-log",
-                EngineSettings.of("disks", dir.resolve("a").toString(), "capacity", "64m"))) {
+                PluginSettings.of("disks", dir.resolve("a").toString(), "capacity", "64m"))) {
             assertThat(store.engineName()).isEqualTo("raw-log");
             assertThat(store.usage().capacityBytes()).isEqualTo(64L << 20);
             assertThat(store.stats().extra()).containsEntry("segmentSize", 1L << 20).containsEntry("policy", "reinsert")
@@ -37,32 +38,32 @@ class RawLogEngineTest {
 
     @Test
     void defaultSegmentSizeIs64MiBForLargeCaches() {
-        RawLogConfig c = RawLogConfig.from(EngineSettings.of("disks", dir.toString(), "capacity", "100g"));
+        RawLogConfig c = RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "capacity", "100g"));
         assertThat(c.segmentSize()).isEqualTo(64L << 20);
         assertThat(c.segmentCount()).isEqualTo(1600);
     }
 
     @Test
     void badSettingsFailWithMessagesThatSayWhatToDo() {
-        assertThatThrownBy(() -> StorageEngines.open("raw-log", EngineSettings.of("capacity", "1g")))
+        assertThatThrownBy(() -> StorageEngines.open("raw-log", PluginSettings.of("capacity", "1g")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'disks' is required");
-        assertThatThrownBy(() -> StorageEngines.open("raw-log", EngineSettings.of("disks", dir.toString(), "colour", "red")))
+        assertThatThrownBy(() -> StorageEngines.open("raw-log", PluginSettings.of("disks", dir.toString(), "colour", "red")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("colour");
-        assertThatThrownBy(() -> RawLogConfig.from(EngineSettings.of("disks", dir.toString(), "policy", "lru")))
+        assertThatThrownBy(() -> RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "policy", "lru")))
                 .hasMessageContaining("policy").hasMessageContaining("fifo, reinsert");
-        assertThatThrownBy(() -> RawLogConfig.from(EngineSettings.of("disks", dir.toString(), "sync", "sometimes")))
+        assertThatThrownBy(() -> RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "sync", "sometimes")))
                 .hasMessageContaining("commit, interval, none");
-        assertThatThrownBy(() -> RawLogConfig.from(EngineSettings.of("disks", dir.toString(), "capacity", "100m",
+        assertThatThrownBy(() -> RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "capacity", "100m",
                 "segment-size", "64m"))).hasMessageContaining("raise capacity or lower segment-size");
-        assertThatThrownBy(() -> RawLogConfig.from(EngineSettings.of("disks", dir.toString(), "segment-size", "1000")))
+        assertThatThrownBy(() -> RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "segment-size", "1000")))
                 .hasMessageContaining("multiple of 4 KiB");
-        assertThatThrownBy(() -> RawLogConfig.from(EngineSettings.of("disks", dir.toString(), "checkpoint-interval",
+        assertThatThrownBy(() -> RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "checkpoint-interval",
                 "often"))).hasMessageContaining("checkpoint-interval");
     }
 
     @Test
     void reopeningWithAnotherLayoutFailsInsteadOfMisreadingTheDisk() throws Exception {
-        EngineSettings first = EngineSettings.of("disks", dir.toString(), "capacity", "16m", "segment-size", "1m");
+        PluginSettings first = PluginSettings.of("disks", dir.toString(), "capacity", "16m", "segment-size", "1m");
         StorageEngines.open("raw-log", first).close();
         assertThatThrownBy(() -> StorageEngines.open("raw-log", first.with("segment-size", "2m")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was formatted as")

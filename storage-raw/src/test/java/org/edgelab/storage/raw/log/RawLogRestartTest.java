@@ -7,8 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
 import org.edgelab.storage.api.StorageEngines;
@@ -31,8 +31,8 @@ class RawLogRestartTest {
     @TempDir
     Path dir;
 
-    private EngineSettings settings() {
-        return EngineSettings.of("disks", dir.resolve("d0") + "," + dir.resolve("d1"), "capacity", "256m",
+    private PluginSettings settings() {
+        return PluginSettings.of("disks", dir.resolve("d0") + "," + dir.resolve("d1"), "capacity", "256m",
                 "segment-size", "16m", "checkpoint-interval", "0");
     }
 

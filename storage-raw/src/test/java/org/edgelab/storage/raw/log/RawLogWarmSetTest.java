@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Random;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.EngineSettings;
+import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.StoredObject;
 import org.edgelab.storage.contract.StoreFixtures;
 import org.edgelab.storage.contract.TestContent;
@@ -51,7 +51,7 @@ class RawLogWarmSetTest {
     }
 
     private Result run(long size, String policy, Path storeDir) throws IOException {
-        EngineSettings settings = EngineSettings.of("disks", storeDir.toString(), "capacity", Long.toString(CAPACITY),
+        PluginSettings settings = PluginSettings.of("disks", storeDir.toString(), "capacity", Long.toString(CAPACITY),
                 "segment-size", Long.toString(SEGMENT), "checkpoint-interval", "0");
         if (policy != null) {
             settings = settings.with("policy", policy);
