@@ -164,7 +164,7 @@ final class CellLink implements AutoCloseable {
         v.put("link_down_bps", down);
         v.put("link_up_bps", up);
         v.put("link_drops", drops);
-        v.put("link_late_ms_mean", lateMean);
+        v.put("link_late_mean_ms", lateMean);
         v.put("link_late_max_ms", lateMax);
         return v;
     }

@@ -113,7 +113,7 @@ public final class ExperimentRunner {
                 + " client namespace; user-space: loadgen shapes its own sockets (the delay is above TCP); none: no link."
                 + " link_rtt_ms is the median of " + CellLink.PROBE_SAMPLES + " TCP connects across the idle link when the"
                 + " cell starts (kernel only); link_down_bps/link_up_bps are the bytes the shapers sent over the measured run"
-                + " (headers included); link_late_ms_mean/link_late_max_ms say how far past its delay the delay line sent packets");
+                + " (headers included); link_late_mean_ms/link_late_max_ms say how far past its delay the delay line sent packets");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
