@@ -2,6 +2,7 @@ package org.edgelab.experiments.runner;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -15,6 +16,7 @@ import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.link.Endpoint;
 import org.edgelab.link.HostEndpoint;
 import org.edgelab.link.LinkCounters;
+import org.edgelab.link.LinkSampler;
 import org.edgelab.link.LinkShape;
 import org.edgelab.link.NetworkLink;
 import org.edgelab.link.NetworkLinks;
@@ -36,14 +38,14 @@ final class CellLink implements AutoCloseable {
     private final Descriptor.Link spec;
     private final NetworkLink link;
     private final Optional<RoundTrip> rtt;
-    private LinkCounters windowStart = LinkCounters.ZERO;
+    private final LinkSampler sampler;
     private Map<String, Long> delayStart = Map.of();
-    private long windowStartNanos;
 
     private CellLink(Descriptor.Link spec, NetworkLink link, Optional<RoundTrip> rtt) {
         this.spec = spec;
         this.link = link;
         this.rtt = rtt;
+        this.sampler = link == null || link.shapedByLoad() ? null : new LinkSampler(link, LinkSampler.PERIOD);
     }
 
     /**
@@ -118,18 +120,17 @@ final class CellLink implements AutoCloseable {
         }
     }
 
-    /** Marks the start of a measured window. */
+    /** Marks the start of a measured window: a kernel link's counters are read from now until {@link #columns}. */
     void startWindow() {
-        windowStartNanos = System.nanoTime();
-        if (link != null) {
-            windowStart = link.counters();
+        if (sampler != null) {
             delayStart = delayLineStats();
+            sampler.start();
         }
     }
 
     /**
      * The link's columns for a row measured since {@link #startWindow}: emulation, probed RTT, the rate carried each
-     * way, drops, and how late the delay line was. Throws IOException when a kernel link carried fewer bytes towards
+     * way while the link was busy ({@link LinkSampler.BusyRate}), drops, and how late the delay line was. Throws IOException when a kernel link carried fewer bytes towards
      * the client than the load received: traffic that did not cross the link would make every figure wrong.
      */
     Map<String, String> columns(ClientResult result) throws IOException {
@@ -137,20 +138,21 @@ final class CellLink implements AutoCloseable {
         v.put("link_emulation", emulation());
         v.put("link_rtt_ms", rtt.map(r -> ExperimentRunner.num(RoundTrip.millis(r.median()))).orElse(""));
         v.put("link_rtt_min_ms", rtt.map(r -> ExperimentRunner.num(RoundTrip.millis(r.min()))).orElse(""));
-        double seconds = (System.nanoTime() - windowStartNanos) / 1e9;
         String down = "";
         String up = "";
         String drops = "";
         String lateMean = "";
         String lateMax = "";
-        if (link != null && !link.shapedByLoad()) {
-            LinkCounters carried = link.counters().minus(windowStart);
+        if (sampler != null) {
+            List<LinkSampler.Sample> samples = sampler.stop();
+            LinkCounters carried = samples.get(samples.size() - 1).counters().minus(samples.get(0).counters());
             if (carried.bytesDown() < result.bytes()) {
                 throw new IOException("the kernel link carried " + carried.bytesDown() + " bytes towards the client but the load read "
                         + result.bytes() + ": some traffic did not cross the link");
             }
-            down = ExperimentRunner.num(carried.bytesDown() * 8 / seconds);
-            up = ExperimentRunner.num(carried.bytesUp() * 8 / seconds);
+            LinkSampler.BusyRate busy = LinkSampler.BusyRate.of(samples);
+            down = ExperimentRunner.num(busy.downBps());
+            up = ExperimentRunner.num(busy.upBps());
             drops = String.valueOf(carried.droppedDown() + carried.droppedUp());
             Map<String, Long> now = delayLineStats();
             long packets = now.getOrDefault("packets_out", 0L) - delayStart.getOrDefault("packets_out", 0L);
@@ -197,6 +199,9 @@ final class CellLink implements AutoCloseable {
 
     @Override
     public void close() {
+        if (sampler != null) {
+            sampler.cancel();
+        }
         if (link != null) {
             link.close();
         }

@@ -35,6 +35,7 @@ import org.edgelab.experiments.target.Targets;
 import org.edgelab.experiments.workload.WorkloadPlugin;
 import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.experiments.workload.WorkloadRequest;
+import org.edgelab.link.LinkSampler;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
@@ -112,8 +113,9 @@ public final class ExperimentRunner {
                 + " connection) and delayed by a TUN delay line, so TCP sees the round trip; every load client runs in the"
                 + " client namespace; user-space: loadgen shapes its own sockets (the delay is above TCP); none: no link."
                 + " link_rtt_ms is the median of " + CellLink.PROBE_SAMPLES + " TCP connects across the idle link when the"
-                + " cell starts (kernel only); link_down_bps/link_up_bps are the bytes the shapers sent over the measured run"
-                + " (headers included); link_late_mean_ms/link_late_max_ms say how far past its delay the delay line sent packets");
+                + " cell starts (kernel only); link_down_bps/link_up_bps are the rates the shapers sent at while the measured"
+                + " run kept the link busy (headers included; their counters read every "
+                + LinkSampler.PERIOD.toMillis() + " ms, from the last idle reading to the first after the last bytes); link_late_mean_ms/link_late_max_ms say how far past its delay the delay line sent packets");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
