@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.edgelab.experiments.client.LoadClients;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.target.ServerBuild;
@@ -24,6 +25,7 @@ import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.Targets;
 import org.edgelab.link.LinkUnavailableException;
 import org.edgelab.link.kernel.KernelSupport;
+import org.edgelab.plugin.PluginSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,6 +101,45 @@ class KernelLinkRunTest {
             assertThat(cell.path("link").path("rtt_ms").asDouble()).isBetween(38.0, 46.0);
             assertThat(cell.path("link").path("measured_down_bps").asDouble()).isPositive();
         }
+        assertThat(ownNamespaces()).isEmpty();
+    }
+
+    @Test
+    void wrkRunsInTheClientNamespaceBehindAKernelLink() throws IOException {
+        assumeKernelLinks();
+        Optional<String> missing = LoadClients.get("wrk").unavailableReason(PluginSettings.EMPTY);
+        if (missing.isPresent() && "1".equals(System.getenv("EDGELAB_REQUIRE_PEERS"))) {
+            fail("EDGELAB_REQUIRE_PEERS=1 but " + missing.get());
+        }
+        assumeTrue(missing.isEmpty(), () -> "wrk is not installed: " + missing.orElse(""));
+        Descriptor d = load("""
+                name: kernel-wrk
+                includes: [hardware/local]
+                servers:
+                  - {name: memory, engine: memory, settings: {capacity: 64MB}}
+                load:
+                  client: wrk
+                  connections: 4
+                  threads: 2
+                  duration: 3s
+                  timeout: 20s
+                  links:
+                    - {name: 200mbit+20ms, bandwidth: 200mbit, latency: 20ms, emulation: kernel}
+                  workload:
+                    object_sizes: [1MB]
+                    working_set: 8MB
+                """);
+        RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+        assertThat(result.complete()).isTrue();
+        ResultRow row = ResultsCsv.read(result.directory().resolve("results.csv")).get(0);
+        assertThat(row.get("client")).isEqualTo("wrk");
+        assertThat(row.get("link_emulation")).isEqualTo("kernel");
+        // wrk reached the server namespace's address, which only the client namespace routes to, through the shaper:
+        // the row would have failed had the shaper carried fewer bytes than wrk read
+        assertThat(row.number("requests")).isPositive();
+        assertThat(row.number("throughput_bps")).isLessThan(RATE * 1.02);
+        assertThat(row.number("link_down_bps")).isLessThan(RATE * 1.02).isGreaterThanOrEqualTo(row.number("throughput_bps") * 0.99);
+        assertThat(row.number("ttlb_p50_ms")).as("at least a round trip").isGreaterThan(38.0);
         assertThat(ownNamespaces()).isEmpty();
     }
 
