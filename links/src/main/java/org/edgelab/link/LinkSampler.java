@@ -9,8 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Reads a link's counters every {@code period} on a daemon thread from {@link #start} to {@link #stop}, and gives the
- * rate the link carried while it was busy: from the last reading before the first bytes went down to the first
- * reading after the last ones. A window's wall time also holds the load client's start and end (a process to fork,
+ * rate the link carried while it was busy ({@link BusyRate}). A window's wall time also holds the load client's start and end (a process to fork,
  * connections to open, figures to write), when the link is idle; dividing by it would understate the link.
  * Thread-safe; {@link #stop} blocks for at most one reading.
  */
@@ -23,36 +22,44 @@ public final class LinkSampler {
     }
 
     /**
-     * Bits per second each way while busy: the span from the last reading before the down counter first moved to
-     * the first reading after it last moved, or 0 each way when it never moved.
+     * Bits per second each way while busy: over the intervals between two readings in which the link sent at least
+     * {@link #BUSY_SHARE} of what its cap allows towards the client (any bytes, for a link without a cap). Handshakes
+     * before a client's requests start and the trickle at its end are left out with the idle time; 0 each way when
+     * no interval was busy.
      *
      * @param downBps bits per second towards the client
-     * @param upBps   bits per second towards the server over the same span
-     * @param seconds the busy span
+     * @param upBps   bits per second towards the server over the same intervals
+     * @param seconds the busy intervals' length
      */
     public record BusyRate(double downBps, double upBps, double seconds) {
-        /** The busy rate of {@code samples}, in the order they were read. */
-        public static BusyRate of(List<Sample> samples) {
-            int first = -1;
-            int last = -1;
+        /** The busy rate of {@code samples}, in the order they were read, on a link capped at {@code capBps} (0: none). */
+        public static BusyRate of(List<Sample> samples, long capBps) {
+            long down = 0;
+            long up = 0;
+            long nanos = 0;
             for (int i = 1; i < samples.size(); i++) {
-                if (samples.get(i).counters().bytesDown() > samples.get(i - 1).counters().bytesDown()) {
-                    if (first < 0) {
-                        first = i - 1;
-                    }
-                    last = i;
+                Sample a = samples.get(i - 1);
+                Sample b = samples.get(i);
+                LinkCounters carried = b.counters().minus(a.counters());
+                long dt = b.nanos() - a.nanos();
+                boolean busy = capBps == 0 ? carried.bytesDown() > 0
+                        : carried.bytesDown() * 8.0 >= BUSY_SHARE * capBps * dt / 1e9 && carried.bytesDown() > 0;
+                if (busy) {
+                    down += carried.bytesDown();
+                    up += carried.bytesUp();
+                    nanos += dt;
                 }
             }
-            if (first < 0) {
+            if (nanos == 0) {
                 return new BusyRate(0, 0, 0);
             }
-            Sample a = samples.get(first);
-            Sample b = samples.get(last);
-            double seconds = (b.nanos() - a.nanos()) / 1e9;
-            LinkCounters carried = b.counters().minus(a.counters());
-            return new BusyRate(carried.bytesDown() * 8 / seconds, carried.bytesUp() * 8 / seconds, seconds);
+            double seconds = nanos / 1e9;
+            return new BusyRate(down * 8 / seconds, up * 8 / seconds, seconds);
         }
     }
+
+    /** The share of its cap a link must send in an interval for the interval to count as busy. */
+    public static final double BUSY_SHARE = 0.1;
 
     private final NetworkLink link;
     private final Duration period;

@@ -150,7 +150,7 @@ final class CellLink implements AutoCloseable {
                 throw new IOException("the kernel link carried " + carried.bytesDown() + " bytes towards the client but the load read "
                         + result.bytes() + ": some traffic did not cross the link");
             }
-            LinkSampler.BusyRate busy = LinkSampler.BusyRate.of(samples);
+            LinkSampler.BusyRate busy = LinkSampler.BusyRate.of(samples, spec.bitsPerSecond());
             down = ExperimentRunner.num(busy.downBps());
             up = ExperimentRunner.num(busy.upBps());
             drops = String.valueOf(carried.droppedDown() + carried.droppedUp());

@@ -114,8 +114,9 @@ public final class ExperimentRunner {
                 + " client namespace; user-space: loadgen shapes its own sockets (the delay is above TCP); none: no link."
                 + " link_rtt_ms is the median of " + CellLink.PROBE_SAMPLES + " TCP connects across the idle link when the"
                 + " cell starts (kernel only); link_down_bps/link_up_bps are the rates the shapers sent at while the measured"
-                + " run kept the link busy (headers included; their counters read every "
-                + LinkSampler.PERIOD.toMillis() + " ms, from the last idle reading to the first after the last bytes); link_late_mean_ms/link_late_max_ms say how far past its delay the delay line sent packets");
+                + " run kept the link busy (headers included; their counters read every " + LinkSampler.PERIOD.toMillis()
+                + " ms, an interval busy when it carried at least " + Math.round(LinkSampler.BUSY_SHARE * 100)
+                + " % of the cap towards the client); link_late_mean_ms/link_late_max_ms say how far past its delay the delay line sent packets");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
