@@ -31,8 +31,8 @@ public interface NetworkLink extends AutoCloseable {
     LinkCounters counters();
 
     /**
-     * The round-trip time across the link measured now by {@code samples} TCP connects from the client side to a
-     * listener on the server side, or empty where a probe cannot see the delay (a user-space delay sits above the
+     * The round-trip time across the link measured now by the kernel on {@code samples} TCP connections from the client
+     * side to a listener on the server side, or empty where a probe cannot see the delay (a user-space delay sits above the
      * sockets).
      */
     Optional<RoundTrip> probe(int samples);

@@ -7,7 +7,7 @@ import java.util.Locale;
 /**
  * Round-trip times measured by a probe across a link (each a TCP connect: SYN out, SYN-ACK back). Immutable.
  *
- * @param method  how each sample was taken ("tcp-connect")
+ * @param method  how each sample was taken ("tcp-handshake-srtt")
  * @param samples the samples, in the order taken
  */
 public record RoundTrip(String method, List<Duration> samples) {
@@ -35,7 +35,7 @@ public record RoundTrip(String method, List<Duration> samples) {
         return d.toNanos() / 1e6;
     }
 
-    /** "median 80.4 ms (min 80.1 ms, 5 tcp-connect samples)". */
+    /** "median 80.4 ms (min 80.1 ms, 5 tcp-handshake-srtt samples)". */
     public String describe() {
         return String.format(Locale.ROOT, "median %.1f ms (min %.1f ms, %d %s samples)", millis(median()), millis(min()),
                 samples.size(), method);

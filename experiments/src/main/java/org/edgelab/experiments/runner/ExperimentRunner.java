@@ -112,7 +112,8 @@ public final class ExperimentRunner {
                 + " through a hub by veth pairs, each direction shaped by tbf at the sender (one cap shared by every"
                 + " connection) and delayed by a TUN delay line, so TCP sees the round trip; every load client runs in the"
                 + " client namespace; user-space: loadgen shapes its own sockets (the delay is above TCP); none: no link."
-                + " link_rtt_ms is the median of " + CellLink.PROBE_SAMPLES + " TCP connects across the idle link when the"
+                + " link_rtt_ms is the median of the kernel's round-trip estimates (ss -ti after the handshake) of "
+                + CellLink.PROBE_SAMPLES + " TCP connections across the idle link when the"
                 + " cell starts (kernel only); link_down_bps/link_up_bps are the rates the shapers sent at while the measured"
                 + " run kept the link busy (headers included; their counters read every " + LinkSampler.PERIOD.toMillis()
                 + " ms, an interval busy when it carried at least " + Math.round(LinkSampler.BUSY_SHARE * 100)
