@@ -58,6 +58,12 @@ final class LibC {
     /** {@code fds} is an array of struct pollfd (int fd, short events, short revents). */
     static native int poll(byte[] fds, long count, int timeoutMillis) throws LastErrorException;
 
+    /** {@code SCHED_FIFO}: a real-time policy, ahead of every normal thread. */
+    static final int SCHED_FIFO = 1;
+
+    /** Sets the scheduling policy of thread {@code tid} (0: the calling thread); {@code param} holds the priority. */
+    static native int sched_setscheduler(int tid, int policy, int[] param) throws LastErrorException;
+
     /** The message for errno {@code code}. */
     static String describe(LastErrorException e) {
         return "errno " + e.getErrorCode() + " (" + e.getMessage() + ")";
