@@ -33,6 +33,13 @@ setup_docker() {
     return
   fi
   local dockerd_log=${DOCKERD_LOG:-/tmp/edgelab-dockerd.log}
+  # A dockerd that was killed leaves the pid file of its containerd behind; once that pid is reused,
+  # the next dockerd waits for a containerd that is not there and gives up after a minute.
+  local containerd_pid=/var/run/docker/containerd/containerd.pid
+  if ! pgrep -x dockerd >/dev/null 2>&1 && ! pgrep -x containerd >/dev/null 2>&1 && [[ -e $containerd_pid ]]; then
+    log "removing the stale $containerd_pid of a dockerd that is gone"
+    sudo_if_needed rm -f "$containerd_pid"
+  fi
   log "starting dockerd without bridge networking (log: $dockerd_log)"
   # No bridge and no iptables: containers use the host network only (the container target runs so).
   sudo_if_needed sh -c "nohup dockerd --bridge=none --iptables=false --ip6tables=false >'$dockerd_log' 2>&1 &"

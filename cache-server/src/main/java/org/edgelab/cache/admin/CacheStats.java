@@ -54,6 +54,7 @@ public final class CacheStats {
     private final LongAdder bytesFromOrigin = new LongAdder();
     private final LongAdder bytesToClients = new LongAdder();
     private final LongAdder storeRefusals = new LongAdder();
+    private final LongAdder storePassThroughs = new LongAdder();
     private final LongAdder truncatedResponses = new LongAdder();
     private final LongAdder openConnections = new LongAdder();
     private final LongAdder acceptedConnections = new LongAdder();
@@ -115,6 +116,14 @@ public final class CacheStats {
         storeRefusals.increment();
     }
 
+    /**
+     * Counts a fill whose store write was refused or failed (when it began, mid-object or at its
+     * commit), so that its clients got the rest of the body from the origin instead.
+     */
+    public void storePassThrough() {
+        storePassThroughs.increment();
+    }
+
     /** Counts a response cut short (its connection closed before the body was complete). */
     public void truncated() {
         truncatedResponses.increment();
@@ -168,8 +177,9 @@ public final class CacheStats {
         return new Snapshot(requests.sum(), hits, count(Result.MISS), count(Result.PASS),
                 count(Result.HIT_COALESCED), revalidations.sum(), count(Result.HIT_STALE), originRequests.sum(),
                 originErrors.sum(), bytesFromCache.sum(), bytesFromOrigin.sum(), bytesToClients.sum(),
-                storeRefusals.sum(), truncatedResponses.sum(), openConnections.sum(), acceptedConnections.sum(),
-                results, classes, phases.summaries(), store.engineName(), store.usage(), snakeCaseExtras(store.stats()), gaugeValues());
+                storeRefusals.sum(), storePassThroughs.sum(), truncatedResponses.sum(), openConnections.sum(),
+                acceptedConnections.sum(), results, classes, phases.summaries(), store.engineName(), store.usage(),
+                snakeCaseExtras(store.stats()), gaugeValues());
     }
 
     private Map<String, Long> gaugeValues() {
@@ -211,6 +221,7 @@ public final class CacheStats {
             long bytesFromOrigin,
             long bytesToClients,
             long storeRefusals,
+            long storePassThroughs,
             long truncatedResponses,
             long openConnections,
             long acceptedConnections,

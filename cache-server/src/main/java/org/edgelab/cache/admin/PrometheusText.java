@@ -52,6 +52,9 @@ public final class PrometheusText {
                 s.bytesToClients());
         simple(b, "edgelab_cache_store_refusals_total", "counter", "Storable responses the store refused.",
                 s.storeRefusals());
+        simple(b, "edgelab_cache_store_pass_throughs_total", "counter",
+                "Fills whose store write was refused or failed, passed through to their clients from the origin.",
+                s.storePassThroughs());
         simple(b, "edgelab_cache_truncated_responses_total", "counter", "Responses cut short by a failure.",
                 s.truncatedResponses());
         simple(b, "edgelab_cache_open_connections", "gauge", "Client connections open now.", s.openConnections());

@@ -41,7 +41,10 @@ import org.edgelab.storage.api.StoredObject;
  * waiters; once a storable response is being written, each waiter and each later joiner follows
  * the in-progress write at its own pace ({@link ObjectWriter#follow()}). The body is committed only
  * when it is complete and matches its Content-Length; any failure aborts the write, which ends the
- * followers' reads with an error so that no client sees a truncated body as complete.
+ * followers' reads with an error so that no client sees a truncated body as complete. When the
+ * store refuses or fails the write mid-object (or its commit), the fill becomes a pass-through for
+ * its followers instead: each has read, or can still read, every byte written before the failure,
+ * and gets the rest from the origin through its {@link FillTail}, so every response ends whole.
  *
  * <p>Store calls are made in order, one at a time ({@link Lane}): on the store's executor when the
  * engine declares them blocking, continuing on the origin loop. While the write of the object is
@@ -61,6 +64,12 @@ public final class Fetch implements OriginResponseListener {
      * much per fill in memory.
      */
     static final long WRITE_AHEAD = 1L << 20;
+
+    /**
+     * Bytes a follower's {@link FillTail} may hold beyond which the origin is not read, once the
+     * store write failed: the slowest follower sets the pace (the tails share the origin's buffers).
+     */
+    static final long TAIL_LIMIT = 1L << 20;
 
     private enum State { AWAITING_HEADERS, OPENING, STORING, DONE }
 
@@ -91,6 +100,18 @@ public final class Fetch implements OriginResponseListener {
     /** Body pieces that arrived while the write was opening (origin loop only). */
     private final ArrayDeque<HttpContent> early = new ArrayDeque<>();
     private boolean originPaused;
+    /** One per follower handed the write (guarded by this). */
+    private final List<FillTail> tails = new ArrayList<>(4);
+    /** The store write failed and the body goes on to the followers' tails (set on the origin loop). */
+    private volatile boolean tailMode;
+    /** Body bytes the store took without error (origin loop). */
+    private long writtenOk;
+    /** The offset of the next byte pushed to the tails (origin loop). */
+    private long tailOffset;
+    /** The origin's last body piece arrived (origin loop). */
+    private boolean bodyEnded;
+    /** Why the origin failed while the write was opening, or null (origin loop). */
+    private OriginException failedWhileOpening;
 
     Fetch(FetchRegistry registry, CacheKey registryKey, CacheKey primaryKey, HttpRequest initiatorRequest,
           ObjectMetadata stale, CacheKey staleKey, FetchWaiter initiator, EventLoop originLoop) {
@@ -121,6 +142,7 @@ public final class Fetch implements OriginResponseListener {
      */
     boolean join(FetchWaiter waiter) {
         ObjectWriter w;
+        FillTail tail;
         synchronized (this) {
             switch (state) {
                 case AWAITING_HEADERS, OPENING -> {
@@ -132,22 +154,33 @@ public final class Fetch implements OriginResponseListener {
                         return false;
                     }
                     w = writer;
+                    tail = newTail();
                 }
                 default -> {
                     return false;
                 }
             }
         }
-        follow(w, waiter, FetchWaiter.Role.COALESCED);
+        follow(w, waiter, FetchWaiter.Role.COALESCED, tail);
         return true;
     }
 
-    /** Opens a follower for {@code waiter} (where following may block) and hands it over. */
-    private void follow(ObjectWriter w, FetchWaiter waiter, FetchWaiter.Role role) {
+    /** Registers a tail for a follower about to be handed the write; call holding this object's monitor. */
+    private FillTail newTail() {
+        FillTail t = new FillTail(this);
+        tails.add(t);
+        return t;
+    }
+
+    /** Opens a follower for {@code waiter} (where following may block) and hands it over with its tail. */
+    private void follow(ObjectWriter w, FetchWaiter waiter, FetchWaiter.Role role, FillTail tail) {
         store.call(StoreCall.FOLLOW, originLoop, w::follow, (follower, err) -> {
             if (err == null) {
-                waiter.stored(follower, role, settled);
-            } else if (committed) {
+                waiter.stored(follower, role, settled, tail);
+                return;
+            }
+            tail.close();
+            if (committed) {
                 waiter.storedAlready(role); // the follow came after the commit: the object is there
             } else {
                 LOG.log(System.Logger.Level.DEBUG, "cannot follow the write of {0}: {1}", w.key(), err.toString());
@@ -216,7 +249,7 @@ public final class Fetch implements OriginResponseListener {
             } else {
                 startStoring(w, meta, length, vary);
             }
-        }, null);
+        });
         synchronized (this) {
             if (state == State.OPENING) {
                 pauseOrigin(true); // the write opens on the executor: read no body meanwhile
@@ -233,6 +266,11 @@ public final class Fetch implements OriginResponseListener {
     /** The store would not take the response: stream it to every client of the same variant. */
     private void refused(CacheKey key, Throwable err, HttpResponse response, List<String> vary) {
         registry.stats().storeRefusal();
+        if (failedWhileOpening != null) {
+            failWaiters(failedWhileOpening);
+            return;
+        }
+        registry.stats().storePassThrough();
         if (err instanceof StorageFullException) {
             LOG.log(System.Logger.Level.DEBUG, "store refused {0}: {1}", key, err.getMessage());
         } else {
@@ -259,7 +297,13 @@ public final class Fetch implements OriginResponseListener {
     }
 
     private void startStoring(ObjectWriter w, ObjectMetadata meta, long length, List<String> vary) {
+        if (failedWhileOpening != null) {
+            writer = w; // aborted by the call onFailure queued after this one
+            failWaiters(failedWhileOpening);
+            return;
+        }
         List<WaiterRole> attached = new ArrayList<>();
+        List<FillTail> attachedTails = new ArrayList<>();
         List<FetchWaiter> others = new ArrayList<>();
         synchronized (this) {
             writer = w;
@@ -271,15 +315,37 @@ public final class Fetch implements OriginResponseListener {
                 FetchWaiter fw = waiters.get(i);
                 if (i == 0 || sameVariant(vary, fw)) {
                     attached.add(new WaiterRole(fw, i == 0 ? FetchWaiter.Role.INITIATOR : FetchWaiter.Role.COALESCED));
+                    attachedTails.add(newTail());
                 } else {
                     others.add(fw);
                 }
             }
             waiters.clear();
         }
-        for (WaiterRole wr : attached) {
-            follow(w, wr.waiter, wr.role);
-        }
+        // The waiters' followers open first, in the lane, so that no write can fail before they exist.
+        lane.submit(StoreCall.FOLLOW, 0, () -> {
+            List<StoredObject> followers = new ArrayList<>(attached.size());
+            try {
+                for (int i = 0; i < attached.size(); i++) {
+                    followers.add(w.follow());
+                }
+            } catch (RuntimeException e) {
+                followers.forEach(StoredObject::close);
+                throw e;
+            }
+            return followers;
+        }, (followers, err) -> {
+            for (int i = 0; i < attached.size(); i++) {
+                WaiterRole wr = attached.get(i);
+                if (err == null) {
+                    wr.waiter.stored(followers.get(i), wr.role, settled, attachedTails.get(i));
+                } else {
+                    attachedTails.get(i).close();
+                    LOG.log(System.Logger.Level.DEBUG, "cannot follow the write of {0}: {1}", w.key(), err.toString());
+                    wr.waiter.retryAlone();
+                }
+            }
+        });
         others.forEach(FetchWaiter::retryAlone);
         HttpContent c;
         while ((c = early.pollFirst()) != null) {
@@ -292,6 +358,22 @@ public final class Fetch implements OriginResponseListener {
 
     private void refreshStale(HttpHeaders notModified, long responseTime) {
         List<HeaderField> merged = StoredConditionals.mergeNotModified(stale.headers(), notModified);
+        Storability.Decision kept = Storability.decide(HttpMethod.GET, initiatorRequest.headers(), stale.status(),
+                StoredConditionals.freshenedHeaders(merged, notModified));
+        if (!kept.storable()) {
+            // The 304 turns the stored response into one this cache does not keep (no-store, private, a
+            // cookie): it is removed, and every waiter fetches the object unconditionally, on its own.
+            lane.submit(StoreCall.REMOVE, 0, () -> store.store().remove(staleKey), (ok, err) -> {
+                if (err != null) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot remove " + staleKey, err);
+                }
+                LOG.log(System.Logger.Level.DEBUG, "304 for {0} not kept: {1}", staleKey, kept.reason());
+                for (WaiterRole wr : finishWithoutBody()) {
+                    wr.waiter.retryAlone();
+                }
+            });
+            return;
+        }
         long expiresAt = Freshness.expiresAtMillis(stale.status(), merged, requestTimeMillis, responseTime);
         ObjectMetadata refreshed = stale.refreshed(merged, requestTimeMillis, responseTime, expiresAt);
         lane.submit(StoreCall.UPDATE_METADATA, 0, () -> store.store().updateMetadata(staleKey, refreshed), (ok, err) -> {
@@ -318,6 +400,16 @@ public final class Fetch implements OriginResponseListener {
             passThrough.onContent(content, last);
             return;
         }
+        if (tailMode) {
+            registry.stats().bytesFromOrigin(content.content().readableBytes());
+            pushToTails(content);
+            if (last) {
+                bodyEnded = true;
+                endTails();
+            }
+            applyTailFlow();
+            return;
+        }
         State s;
         synchronized (this) {
             s = state;
@@ -336,31 +428,31 @@ public final class Fetch implements OriginResponseListener {
         if (n > 0) {
             registry.stats().bytesFromOrigin(n);
             ObjectWriter w = writer;
+            // The piece stays the fill's until the store took it: should the write fail, it goes to the tails.
             lane.submit(StoreCall.WRITE, StoreCall.WRITE, n, () -> {
-                try {
-                    if (buf.nioBufferCount() == 1) {
-                        w.write(buf.nioBuffer());
-                    } else {
-                        for (ByteBuffer b : buf.nioBuffers()) {
-                            w.write(b);
-                        }
+                if (buf.nioBufferCount() == 1) {
+                    w.write(buf.nioBuffer());
+                } else {
+                    for (ByteBuffer b : buf.nioBuffers()) {
+                        w.write(b);
                     }
-                } finally {
-                    content.release();
                 }
                 return null;
             }, (ok, err) -> {
                 if (err != null) {
-                    storeFailed(err);
+                    storeFailed(err, content);
                 } else {
+                    writtenOk += n;
+                    content.release();
                     pauseOrigin(lane.queuedBytes > WRITE_AHEAD);
                 }
-            }, content::release);
+            }, content);
             pauseOrigin(lane.queuedBytes > WRITE_AHEAD);
         } else {
             content.release();
         }
         if (last) {
+            bodyEnded = true;
             finishStoring();
         }
     }
@@ -392,43 +484,124 @@ public final class Fetch implements OriginResponseListener {
             return null;
         }, (ok, err) -> {
             if (err != null) {
-                LOG.log(System.Logger.Level.WARNING, "commit of " + w.key() + " failed", err);
-            } else {
-                committed = true;
+                storeFailed(err, null); // every byte was written: the followers' tails just end
+                return;
             }
+            committed = expectedLength < 0 || w.written() == expectedLength;
             synchronized (this) {
                 state = State.DONE;
             }
             finished();
-        }, null);
+        }, true);
     }
 
     /**
-     * A store call failed mid-object: the write is aborted (its followers' reads fail, so no client
-     * takes a cut body for a whole one) and the origin response is dropped.
+     * The store refused or failed a write (or the commit) mid-object: the write is aborted, and the
+     * fill becomes a pass-through for its followers. Each follower can still read every byte the
+     * store took; the pieces it did not take ({@code failedPiece}, then those queued) and the rest
+     * of the origin's body go to every follower's {@link FillTail} from that offset. Counted; the
+     * store's disks are the engine's business (a full file system does not take one out).
      */
-    private void storeFailed(Throwable e) {
+    private void storeFailed(Throwable e, HttpContent failedPiece) {
         State s;
+        List<FillTail> live;
         synchronized (this) {
             s = state;
             state = State.DONE;
+            live = new ArrayList<>(tails);
         }
+        List<HttpContent> unwritten = new ArrayList<>();
+        if (failedPiece != null) {
+            unwritten.add(failedPiece);
+        }
+        unwritten.addAll(lane.dropQueued());
         if (s != State.STORING) {
+            unwritten.forEach(HttpContent::release);
             return;
         }
         if (e instanceof StorageFullException) {
             registry.stats().storeRefusal();
+            LOG.log(System.Logger.Level.DEBUG, "store refused {0} after {1} bytes: {2}", writer.key(), writtenOk,
+                    e.getMessage());
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "store write of " + writer.key() + " failed after " + writtenOk
+                    + " bytes; passing the rest through", e);
         }
-        LOG.log(System.Logger.Level.DEBUG, "store write of {0} failed: {1}", writer.key(), e.toString());
+        registry.stats().storePassThrough();
+        tailOffset = writtenOk;
+        tailMode = true;
+        for (FillTail t : live) {
+            t.activate(tailOffset);
+        }
+        for (HttpContent c : unwritten) {
+            pushToTails(c);
+        }
+        if (bodyEnded) {
+            endTails();
+        }
         abortStoring();
-        if (exchange != null) {
-            exchange.abort();
+        applyTailFlow();
+    }
+
+    /** Gives one body piece to every follower's tail (each a retained slice of the same buffer); releases it. */
+    private void pushToTails(HttpContent content) {
+        ByteBuf b = content.content();
+        int n = b.readableBytes();
+        if (n > 0) {
+            for (FillTail t : tailsNow()) {
+                t.push(b.retainedSlice());
+            }
+            tailOffset += n;
         }
+        content.release();
+    }
+
+    private void endTails() {
+        for (FillTail t : tailsNow()) {
+            t.end(tailOffset);
+        }
+    }
+
+    private synchronized List<FillTail> tailsNow() {
+        return new ArrayList<>(tails);
+    }
+
+    /** A follower read or closed its tail: on the origin loop, read the origin again if every tail has room. */
+    void tailFlowChanged() {
+        if (!tailMode) {
+            return;
+        }
+        try {
+            originLoop.execute(this::applyTailFlow);
+        } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+            // the server is closing: the origin connection goes with it
+        }
+    }
+
+    /** Pauses the origin while a follower's tail is full; drops it once every follower is gone. Origin loop. */
+    private void applyTailFlow() {
+        if (!tailMode || bodyEnded || exchange == null) {
+            return;
+        }
+        boolean anyLive = false;
+        boolean anyFull = false;
+        for (FillTail t : tailsNow()) {
+            if (!t.isClosed()) {
+                anyLive = true;
+                anyFull |= t.queuedBytes() > TAIL_LIMIT;
+            }
+        }
+        if (!anyLive) {
+            bodyEnded = true; // nobody wants the rest
+            exchange.abort();
+            return;
+        }
+        pauseOrigin(anyFull);
     }
 
     private void abortStoring() {
         ObjectWriter w = writer;
-        lane.discardQueued();
+        lane.dropQueued().forEach(HttpContent::release);
         lane.submit(StoreCall.ABORT, 0, () -> {
             w.abort();
             return null;
@@ -440,6 +613,12 @@ public final class Fetch implements OriginResponseListener {
         registry.stats().originError();
         if (passThrough != null) {
             passThrough.onFailure(cause, headersReceived);
+            return;
+        }
+        if (tailMode) {
+            for (FillTail t : tailsNow()) {
+                t.fail(cause);
+            }
             return;
         }
         State s;
@@ -455,6 +634,7 @@ public final class Fetch implements OriginResponseListener {
             synchronized (this) {
                 state = State.DONE;
             }
+            failedWhileOpening = cause; // the waiters hear of it once the write has opened (or was refused)
             lane.afterAll(() -> {
                 if (writer != null) {
                     abortStoring();
@@ -469,12 +649,20 @@ public final class Fetch implements OriginResponseListener {
             synchronized (this) {
                 state = State.DONE;
             }
+            for (FillTail t : tailsNow()) {
+                t.fail(cause);
+            }
             abortStoring();
             return;
         }
         if (s == State.DONE) {
             return;
         }
+        failWaiters(cause);
+    }
+
+    /** The origin failed before any body was stored: serve the stale object where allowed, else 502 or 504. */
+    private void failWaiters(OriginException cause) {
         boolean serveStale = stale != null && mayServeStale();
         int status = cause.kind() == OriginException.Kind.TIMEOUT ? 504 : 502;
         for (WaiterRole wr : finishWithoutBody()) {
@@ -501,9 +689,17 @@ public final class Fetch implements OriginResponseListener {
         return out;
     }
 
-    /** The fill is over: forgotten by the registry, and the followers' responses may end. */
+    /**
+     * The fill is over: forgotten by the registry, and the followers' responses may end. A fill
+     * that did not commit and gave its followers no tail fails the tails, so no follower waits.
+     */
     private void finished() {
         registry.finished(this);
+        if (!committed) {
+            for (FillTail t : tailsNow()) {
+                t.failIfIdle(new IOException("the fill of " + primaryKey + " ended without storing its object"));
+            }
+        }
         settled.complete(null);
     }
 
@@ -520,19 +716,37 @@ public final class Fetch implements OriginResponseListener {
         private boolean running;
         long queuedBytes;
 
+        /** {@code droppable}: a write or the commit, dropped when the write ends early; {@code piece}: a write's body piece. */
         private record Op(StoreCall call, StoreCall alsoCall, long bytes, Callable<Object> body,
-                          BiConsumer<Object, Throwable> then, Runnable discard) {
+                          BiConsumer<Object, Throwable> then, boolean droppable, HttpContent piece) {
         }
 
         <T> void submit(StoreCall call, long bytes, Callable<T> body, BiConsumer<? super T, Throwable> then) {
-            submit(call, call, bytes, body, then, null);
+            add(call, call, bytes, body, then, false, null);
+        }
+
+        <T> void submit(StoreCall call, StoreCall alsoCall, long bytes, Callable<T> body,
+                        BiConsumer<? super T, Throwable> then) {
+            add(call, alsoCall, bytes, body, then, false, null);
+        }
+
+        /** Submits the write of {@code piece}, which stays the caller's (see {@link #dropQueued}). */
+        <T> void submit(StoreCall call, StoreCall alsoCall, long bytes, Callable<T> body,
+                        BiConsumer<? super T, Throwable> then, HttpContent piece) {
+            add(call, alsoCall, bytes, body, then, true, piece);
+        }
+
+        /** Submits a call dropped with the writes when the write ends early ({@code droppable} true: the commit). */
+        <T> void submit(StoreCall call, StoreCall alsoCall, long bytes, Callable<T> body,
+                        BiConsumer<? super T, Throwable> then, boolean droppable) {
+            add(call, alsoCall, bytes, body, then, droppable, null);
         }
 
         @SuppressWarnings("unchecked")
-        <T> void submit(StoreCall call, StoreCall alsoCall, long bytes, Callable<T> body,
-                        BiConsumer<? super T, Throwable> then, Runnable discard) {
+        private <T> void add(StoreCall call, StoreCall alsoCall, long bytes, Callable<T> body,
+                             BiConsumer<? super T, Throwable> then, boolean droppable, HttpContent piece) {
             ops.addLast(new Op(call, alsoCall, bytes, (Callable<Object>) body,
-                    (BiConsumer<Object, Throwable>) then, discard));
+                    (BiConsumer<Object, Throwable>) then, droppable, piece));
             queuedBytes += bytes;
             next();
         }
@@ -542,16 +756,23 @@ public final class Fetch implements OriginResponseListener {
             submit(StoreCall.RELEASE, 0, () -> null, (ok, err) -> r.run());
         }
 
-        /** Drops the writes not started yet (their pieces are released). */
-        void discardQueued() {
+        /**
+         * Drops the writes and the commit not started yet; returns the dropped writes' pieces in
+         * order, which the caller now owns (to release, or to pass on).
+         */
+        List<HttpContent> dropQueued() {
+            List<HttpContent> pieces = new ArrayList<>();
             ops.removeIf(op -> {
-                if (op.discard == null) {
+                if (!op.droppable) {
                     return false;
                 }
                 queuedBytes -= op.bytes;
-                op.discard.run();
+                if (op.piece != null) {
+                    pieces.add(op.piece);
+                }
                 return true;
             });
+            return pieces;
         }
 
         private void next() {

@@ -27,10 +27,13 @@ public interface FetchWaiter {
 
     /**
      * The response is being stored: serve it by following the in-progress write. Owns
-     * {@code follower}. {@code settled} completes when the fill is over (committed, or aborted): a
-     * response from a follower ends only then, so the client's next request finds the object stored.
+     * {@code follower} and {@code tail} (close both when done). {@code settled} completes when the
+     * fill is over (committed, or aborted): a response from a follower ends only then, so the
+     * client's next request finds the object stored. Should the store write fail, the follower's
+     * reads past the bytes written end with {@link org.edgelab.storage.api.WriteAbortedException}
+     * and {@code tail} carries the rest of the body from the origin.
      */
-    void stored(StoredObject follower, Role role, CompletionStage<Void> settled);
+    void stored(StoredObject follower, Role role, CompletionStage<Void> settled, FillTail tail);
 
     /** The response was stored before this waiter could follow its write: serve it from the store. */
     void storedAlready(Role role);

@@ -2,6 +2,7 @@ package org.edgelab.cache.http;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import org.edgelab.http.DeltaSeconds;
 import org.edgelab.storage.api.ObjectMetadata;
 
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ public record CacheControl(
         boolean noTransform) {
 
     /** The largest delta-seconds value a cache keeps (RFC 9111 §1.2.2). */
-    public static final long MAX_DELTA_SECONDS = 2_147_483_648L;
+    public static final long MAX_DELTA_SECONDS = DeltaSeconds.MAX;
 
     /** No directives at all. */
     public static final CacheControl NONE = parse(List.of());
@@ -223,22 +224,7 @@ public record CacheControl(
 
     /** Parses delta-seconds (1*DIGIT), clamped to {@link #MAX_DELTA_SECONDS}; empty when absent or invalid. */
     static OptionalLong deltaSeconds(String argument) {
-        if (argument == null) {
-            return OptionalLong.empty();
-        }
-        String s = argument.trim();
-        if (s.isEmpty()) {
-            return OptionalLong.empty();
-        }
-        long value = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return OptionalLong.empty();
-            }
-            value = Math.min(MAX_DELTA_SECONDS, value * 10 + (c - '0'));
-        }
-        return OptionalLong.of(value);
+        return DeltaSeconds.parse(argument);
     }
 
     /** Splits one field line into directives, honouring quoted strings. Not thread-safe. */

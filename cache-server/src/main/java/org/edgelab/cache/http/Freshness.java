@@ -1,5 +1,6 @@
 package org.edgelab.cache.http;
 
+import org.edgelab.http.DeltaSeconds;
 import org.edgelab.http.HttpDates;
 import org.edgelab.storage.api.HeaderField;
 import org.edgelab.storage.api.ObjectMetadata;
@@ -15,9 +16,9 @@ import java.util.OptionalLong;
  * means already expired), else, where heuristics are allowed (heuristically cacheable status or
  * {@code public}), 10% of Date minus Last-Modified capped at {@link #DEFAULT_HEURISTIC_CAP_SECONDS},
  * else 0. A missing or invalid Date counts as the response time. Age: RFC 9111 §4.2.3 from the Age
- * field, Date, request and response times and resident time. Ages are kept in milliseconds and
- * reported in whole seconds; a response is fresh while its lifetime exceeds its current age.
- * Immutable and thread-safe.
+ * field (read as §5.1 says, {@link DeltaSeconds#age}: an invalid one is ignored), Date, request and
+ * response times and resident time. Ages are kept in milliseconds and reported in whole seconds; a
+ * response is fresh while its lifetime exceeds its current age. Immutable and thread-safe.
  */
 public final class Freshness {
 
@@ -76,7 +77,7 @@ public final class Freshness {
         OptionalLong date = HttpDates.parseMillis(first(headers, "Date"));
         long dateValue = date.orElse(responseTime);
 
-        long ageValueMillis = CacheControl.deltaSeconds(first(headers, "Age")).orElse(0) * 1000;
+        long ageValueMillis = DeltaSeconds.age(values(headers, "Age")).orElse(0) * 1000;
         long apparentAge = Math.max(0, responseTime - dateValue);
         long responseDelay = Math.max(0, responseTime - requestTime);
         long correctedAgeValue = ageValueMillis + responseDelay;
@@ -211,11 +212,17 @@ public final class Freshness {
     }
 
     /**
-     * True when this stale response may be served because the origin failed (error status 500, 502,
-     * 503, 504 or no answer): {@code stale-if-error} in the response or the request (RFC 5861 §4)
-     * covers its staleness, and the response does not forbid serving it stale.
+     * True when this stored response may be served because the origin failed (error status 500,
+     * 502, 503, 504 or no answer): it is fresh and not {@code no-cache} (which needs a successful
+     * validation before every reuse, RFC 9111 §5.2.2.4), or it is stale, {@code stale-if-error} in
+     * the response or the request (RFC 5861 §4) covers its staleness, and the response does not
+     * forbid serving it stale (RFC 9111 §4.2.4: {@code must-revalidate}, {@code proxy-revalidate},
+     * {@code s-maxage}, {@code no-cache}).
      */
     public boolean mayServeStaleOnError(CacheControl response, CacheControl request) {
+        if (response.noCache()) {
+            return false;
+        }
         if (isFresh()) {
             return true;
         }

@@ -104,6 +104,22 @@ public final class StoredConditionals {
     }
 
     /**
+     * The header fields of the response a 304 freshens, as a storage decision ({@link Storability})
+     * must see them: the merged stored fields ({@link #mergeNotModified}) plus the 304's Set-Cookie
+     * lines, which are never stored, but a response that sets a cookie is not kept.
+     */
+    public static HttpHeaders freshenedHeaders(List<HeaderField> merged, HttpHeaders notModified) {
+        HttpHeaders h = new DefaultHttpHeaders();
+        for (HeaderField f : merged) {
+            h.add(f.name(), f.value());
+        }
+        for (String cookie : notModified.getAll(HttpHeaderNames.SET_COOKIE)) {
+            h.add(HttpHeaderNames.SET_COOKIE, cookie);
+        }
+        return h;
+    }
+
+    /**
      * Returns the stored headers updated from a 304 (RFC 9111 §3.2, §4.3.4): each field the 304 carries
      * replaces all stored lines of that name (in place of the first), new fields are appended, except
      * hop-by-hop fields, Content-Length, Content-Range, Content-Encoding and Set-Cookie. Because the

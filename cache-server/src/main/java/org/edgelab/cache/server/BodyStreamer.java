@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.LongConsumer;
+import org.edgelab.cache.fetch.FillTail;
 import org.edgelab.cache.store.LoopStore;
 import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.StoreCall;
 import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.api.WriteAbortedException;
 
 /**
  * Sends byte ranges of a stored object (committed, or still being written and followed) to a client
@@ -24,6 +26,10 @@ import org.edgelab.storage.api.StoredObject;
  * loop: a file slice as a sendfile region, memory as a wrapped view, otherwise a pooled buffer
  * filled by {@link StoredObject#read} on the loop when reads never block, else read ahead on the
  * store's executor ({@link BodyReadAhead}). The object must stay open until {@code onDone} runs.
+ *
+ * <p>A follower of a fill whose store write fails mid-object reads what was written from the store
+ * and, from the offset where its reads end ({@link WriteAbortedException}), the rest of the body
+ * from the fill's {@link FillTail}, the origin's own bytes: the response ends whole and byte-exact.
  * Confined to the channel's event loop.
  */
 final class BodyStreamer {
@@ -49,7 +55,14 @@ final class BodyStreamer {
     private final WriteScheduler scheduler;
     private final LoopStore store;
     private final CompletionStage<Void> settled;
+    private final FillTail tail;
     private BodyReadAhead readAhead;
+    /** The store write failed: bytes from {@link #tailFrom} on come from the tail. */
+    private boolean tailMode;
+    private long tailFrom;
+    /** The body offset of the next byte the tail gives ({@code tailPiece}'s reader index), -1 before the first. */
+    private long tailPos = -1;
+    private ByteBuf tailPiece;
     private int partIndex;
     private boolean prefixSent;
     private long position;
@@ -60,13 +73,19 @@ final class BodyStreamer {
 
     BodyStreamer(Channel channel, StoredObject object, List<Part> parts, ByteBuf trailer, LongConsumer bytesSent,
                  Completion completion, WriteScheduler scheduler, LoopStore store) {
-        this(channel, object, parts, trailer, bytesSent, completion, scheduler, store, null);
+        this(channel, object, parts, trailer, bytesSent, completion, scheduler, store, null, null);
     }
 
-    /** {@code settled}: when not null, the body ends only once it completes (a follower's fill is over). */
+    /**
+     * {@code settled}: when not null, the body ends only once it completes (a follower's fill is
+     * over); {@code tail}: a follower's rest of the body should its fill's store write fail, or null.
+     * The streamer reads the tail but does not close it.
+     */
     BodyStreamer(Channel channel, StoredObject object, List<Part> parts, ByteBuf trailer, LongConsumer bytesSent,
-                 Completion completion, WriteScheduler scheduler, LoopStore store, CompletionStage<Void> settled) {
+                 Completion completion, WriteScheduler scheduler, LoopStore store, CompletionStage<Void> settled,
+                 FillTail tail) {
         this.settled = settled;
+        this.tail = tail;
         this.channel = channel;
         this.object = object;
         this.parts = parts;
@@ -106,6 +125,10 @@ final class BodyStreamer {
         try {
             while (!finished && !waiting && channel.isWritable() && sent < max) {
                 if (partIndex == parts.size()) {
+                    if (tailMode) {
+                        finishBody(); // every byte of the response is out; nothing will be stored
+                        break;
+                    }
                     if (!object.isComplete()) {
                         // Every byte is out, but the fill is not committed: end the response only once it is,
                         // so a client never takes a response for whole whose object the store then drops.
@@ -130,6 +153,19 @@ final class BodyStreamer {
                         channel.write(part.prefix().retain());
                         continue;
                     }
+                }
+                if (tailMode && position >= tailFrom) {
+                    long written = writeFromTail(part.end());
+                    if (written < 0) {
+                        nextPart();
+                        continue;
+                    }
+                    if (written == 0) {
+                        break; // waiting for the tail
+                    }
+                    position += written;
+                    sent += written;
+                    continue;
                 }
                 boolean complete = object.isComplete();
                 long available = object.availableLength();
@@ -160,9 +196,106 @@ final class BodyStreamer {
                 channel.flush();
             }
         } catch (IOException | RuntimeException e) {
-            fail(e);
+            if (!enterTail(e)) {
+                fail(e);
+            }
         }
         return sent;
+    }
+
+    /**
+     * The followed write was aborted ({@code cause} is or wraps {@link WriteAbortedException}) and
+     * a tail can carry the rest: from the current position on, bytes come from the tail. Returns
+     * false when the failure is another one, or there is no tail.
+     */
+    private boolean enterTail(Throwable cause) {
+        if (tail == null || tailMode || finished) {
+            return false;
+        }
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof WriteAbortedException) {
+                tailMode = true;
+                tailFrom = position;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Writes the next bytes of the current part from the tail; returns how many, 0 when it waits
+     * for the tail (or failed), or -1 when the part is done (its end, or the end of a body of
+     * unknown length).
+     */
+    private long writeFromTail(long partEnd) throws IOException {
+        if (partEnd >= 0 && position >= partEnd) {
+            return -1;
+        }
+        long seen = tail.version();
+        if (!tail.isActive()) {
+            failIfTailFailed();
+            awaitTail(seen); // the fill has not handed its tail over yet
+            return 0;
+        }
+        if (tailPos < 0) {
+            tailPos = tail.start();
+        }
+        while (true) {
+            if (tailPiece == null) {
+                tailPiece = tail.poll();
+                if (tailPiece == null) {
+                    long end = tail.end();
+                    if (end >= 0 && tailPos >= end) {
+                        if (partEnd < 0) {
+                            return -1;
+                        }
+                        throw new IOException("the origin's body of " + object.key() + " ended at " + end
+                                + ", before the announced end " + partEnd);
+                    }
+                    failIfTailFailed();
+                    awaitTail(seen);
+                    return 0;
+                }
+            }
+            if (position < tailPos) {
+                throw new IOException("the bytes of " + object.key() + " at " + position
+                        + " are neither stored nor held any more (a range before another)");
+            }
+            int skip = (int) Math.min(tailPiece.readableBytes(), position - tailPos);
+            tailPiece.skipBytes(skip);
+            tailPos += skip;
+            if (!tailPiece.isReadable()) {
+                tailPiece.release();
+                tailPiece = null;
+                continue;
+            }
+            long wanted = partEnd >= 0 ? partEnd - position : Long.MAX_VALUE;
+            int n = (int) Math.min(tailPiece.readableBytes(), Math.min(wanted, MAX_ZERO_COPY_CHUNK));
+            ByteBuf out = tailPiece.readRetainedSlice(n);
+            tailPos += n;
+            if (!tailPiece.isReadable()) {
+                tailPiece.release();
+                tailPiece = null;
+            }
+            return writeBuffer(out);
+        }
+    }
+
+    private void failIfTailFailed() throws IOException {
+        Throwable f = tail.failure();
+        if (f != null) {
+            throw f instanceof IOException io ? io : new IOException("the rest of the body cannot come", f);
+        }
+    }
+
+    private void awaitTail(long seen) {
+        waiting = true;
+        tail.whenChangedSince(seen, () -> channel.eventLoop().execute(() -> {
+            waiting = false;
+            if (!finished) {
+                writabilityChanged();
+            }
+        }));
     }
 
     private void awaitBytes(long minLength) {
@@ -172,7 +305,7 @@ final class BodyStreamer {
             if (finished) {
                 return;
             }
-            if (err != null) {
+            if (err != null && !enterTail(err)) {
                 fail(err);
             } else {
                 writabilityChanged();
@@ -289,6 +422,10 @@ final class BodyStreamer {
     }
 
     private void releaseUnsentPrefixes() {
+        if (tailPiece != null) {
+            tailPiece.release();
+            tailPiece = null;
+        }
         for (Part p : parts) {
             if (p.prefix() != null && p.prefix().refCnt() > 0) {
                 p.prefix().release();

@@ -16,9 +16,10 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 
 /**
- * The per-connection request handler: receives requests from the HTTP decoder, answers them one at
- * a time in arrival order (pipelining-safe), forwards writability to the response in progress, and
- * closes the connection when idle, on a bad request, or when a response asks for it. Bodies of
+ * The per-connection request handler: receives requests from the HTTP decoder, validates each
+ * one's target and Host ({@link RequestTarget}: a 400 otherwise), answers them one at a time in
+ * arrival order (pipelining-safe), forwards writability to the response in progress, and closes
+ * the connection when idle, on a bad request, or when a response asks for it. Bodies of
  * GET/HEAD requests are dropped; bodies of other methods are collected up to a limit and forwarded.
  * Confined to its channel's event loop.
  */
@@ -66,7 +67,13 @@ final class CacheRequestHandler extends ChannelInboundHandlerAdapter {
                     reject(req, req.decoderResult().cause());
                     return;
                 }
-                receiving = new RequestExchange(this, sc, ctx.channel(), req);
+                RequestTarget.Parsed parsed = RequestTarget.parse(req, sc.config().originAuthority());
+                if (parsed.target() == null) {
+                    rejectWith(req, HttpResponseStatus.BAD_REQUEST, parsed.rejection());
+                    return;
+                }
+                parsed.target().applyTo(req);
+                receiving = new RequestExchange(this, sc, ctx.channel(), req, parsed.target());
                 if (wantsBody(req)) {
                     receivingBody = ctx.alloc().compositeBuffer();
                 }

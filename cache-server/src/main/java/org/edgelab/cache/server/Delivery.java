@@ -20,6 +20,7 @@ import java.util.concurrent.CompletionStage;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.admin.CacheStats.Result;
 import org.edgelab.cache.admin.PhaseTimes;
+import org.edgelab.cache.fetch.FillTail;
 import org.edgelab.cache.http.Freshness;
 import org.edgelab.cache.http.StoredConditionals;
 import org.edgelab.http.ByteRanges;
@@ -51,10 +52,17 @@ final class Delivery {
     private BodyStreamer streamer;
 
     private final CompletionStage<Void> settled;
+    private FillTail tail;
 
-    /** {@code settled}: for a follower, completes when its fill is over (the body ends only then); else null. */
-    Delivery(RequestExchange exchange, StoredObject object, Result result, CompletionStage<Void> settled) {
+    /**
+     * {@code settled}: for a follower, completes when its fill is over (the body ends only then);
+     * {@code tail}: a follower's rest of the body should the store write fail (owned). Both null
+     * for a stored object.
+     */
+    Delivery(RequestExchange exchange, StoredObject object, Result result, CompletionStage<Void> settled,
+             FillTail tail) {
         this.settled = settled;
+        this.tail = tail;
         this.exchange = exchange;
         this.sc = exchange.context();
         this.channel = exchange.channel();
@@ -202,7 +210,7 @@ final class Delivery {
                 stats.truncated();
             }
             exchange.done(complete && exchange.keepAlive());
-        }, sc.scheduler(channel.eventLoop()), sc.store(), settled);
+        }, sc.scheduler(channel.eventLoop()), sc.store(), settled, tail);
         streamer.start();
     }
 
@@ -234,5 +242,9 @@ final class Delivery {
         StoredObject o = object;
         object = null;
         sc.store().release(o);
+        if (tail != null) {
+            tail.close();
+            tail = null;
+        }
     }
 }

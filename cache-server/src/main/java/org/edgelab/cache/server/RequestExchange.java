@@ -15,7 +15,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -23,9 +22,11 @@ import org.edgelab.cache.admin.CacheStats.Result;
 import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.fetch.FetchRegistry;
 import org.edgelab.cache.fetch.FetchWaiter;
+import org.edgelab.cache.fetch.FillTail;
 import org.edgelab.cache.fetch.VariantLookup;
 import org.edgelab.cache.http.CacheControl;
 import org.edgelab.cache.http.Freshness;
+import org.edgelab.cache.http.Storability;
 import org.edgelab.cache.origin.OriginException;
 import org.edgelab.cache.origin.OriginExchange;
 import org.edgelab.cache.origin.OriginRequests;
@@ -42,8 +43,9 @@ import org.edgelab.storage.api.StoredObject;
  * {@link org.edgelab.cache.fetch.Fetch}: a miss or a revalidation), {@code DELIVER} (answer from a
  * stored object: {@link Delivery}), {@code PASS} (forward an origin response unstored:
  * {@link PassThrough}; unsafe and other methods, non-storable responses) and {@code DONE}.
- * Invalidation after unsafe methods happens on the way through {@code PASS}. Confined to the client
- * channel's event loop: fetch callbacks and store outcomes hop onto it.
+ * Invalidation after unsafe methods (any but GET, HEAD, OPTIONS and TRACE, also unknown ones: RFC
+ * 9111 §4.4) happens on the way through {@code PASS}. Confined to the client channel's event loop:
+ * fetch callbacks and store outcomes hop onto it.
  */
 final class RequestExchange implements FetchWaiter {
 
@@ -58,6 +60,7 @@ final class RequestExchange implements FetchWaiter {
     private final ServerContext sc;
     private final Channel channel;
     private final HttpRequest request;
+    private final RequestTarget target;
     private final boolean head;
     private final boolean keepAlive;
     private final HttpResponseStatus rejectStatus;
@@ -70,16 +73,19 @@ final class RequestExchange implements FetchWaiter {
     private long startNanos;
     private int lookups;
 
-    RequestExchange(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest request) {
-        this(conn, sc, channel, request, null, null);
+    /** {@code request} has been rewritten to {@code target} ({@link RequestTarget#applyTo}). */
+    RequestExchange(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest request,
+                    RequestTarget target) {
+        this(conn, sc, channel, request, target, null, null);
     }
 
     private RequestExchange(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest request,
-                            HttpResponseStatus rejectStatus, String rejectReason) {
+                            RequestTarget target, HttpResponseStatus rejectStatus, String rejectReason) {
         this.conn = conn;
         this.sc = sc;
         this.channel = channel;
         this.request = request;
+        this.target = target;
         this.head = HttpMethod.HEAD.equals(request.method());
         this.keepAlive = rejectStatus == null && HttpUtil.isKeepAlive(request);
         this.rejectStatus = rejectStatus;
@@ -89,7 +95,7 @@ final class RequestExchange implements FetchWaiter {
     /** Returns an exchange that answers a malformed request with an error and closes the connection. */
     static RequestExchange rejection(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest req,
                                      HttpResponseStatus status, String reason) {
-        return new RequestExchange(conn, sc, channel, req, status, reason);
+        return new RequestExchange(conn, sc, channel, req, null, status, reason);
     }
 
     boolean isRejection() {
@@ -154,7 +160,7 @@ final class RequestExchange implements FetchWaiter {
             pass();
             return;
         }
-        Optional<CacheKey> key = CacheKeys.primary(request, sc.config().originAuthority());
+        Optional<CacheKey> key = CacheKeys.primary(target);
         if (key.isEmpty()) {
             pass();
             return;
@@ -265,16 +271,18 @@ final class RequestExchange implements FetchWaiter {
     }
 
     @Override
-    public void stored(StoredObject follower, Role role, java.util.concurrent.CompletionStage<Void> settled) {
+    public void stored(StoredObject follower, Role role, java.util.concurrent.CompletionStage<Void> settled,
+                       FillTail tail) {
         long handedOver = System.nanoTime();
         onLoop(() -> {
             if (role == Role.INITIATOR) {
                 sc.stats().phases().since(PhaseTimes.Phase.MISS_HANDOFF, handedOver);
             }
             if (step != Step.AWAIT_FILL) {
+                tail.close();
                 sc.store().release(follower);
             } else {
-                deliver(follower, role == Role.INITIATOR ? Result.MISS : Result.HIT_COALESCED, settled);
+                deliver(follower, role == Role.INITIATOR ? Result.MISS : Result.HIT_COALESCED, settled, tail);
             }
         });
     }
@@ -361,12 +369,13 @@ final class RequestExchange implements FetchWaiter {
     // ---- DELIVER
 
     private void deliver(StoredObject obj, Result result) {
-        deliver(obj, result, null);
+        deliver(obj, result, null, null);
     }
 
-    private void deliver(StoredObject obj, Result result, java.util.concurrent.CompletionStage<Void> settled) {
+    private void deliver(StoredObject obj, Result result, java.util.concurrent.CompletionStage<Void> settled,
+                         FillTail tail) {
         step = Step.DELIVER;
-        delivery = new Delivery(this, obj, result, settled);
+        delivery = new Delivery(this, obj, result, settled, tail);
         delivery.start();
     }
 
@@ -375,7 +384,7 @@ final class RequestExchange implements FetchWaiter {
     /** Forwards a request the cache does not answer (other methods, unkeyable targets) to the origin. */
     private void pass() {
         step = Step.PASS;
-        boolean unsafe = isUnsafe(request.method());
+        boolean sendsLength = sendsContentLength(request.method());
         HttpRequest forward = OriginRequests.forward(request, sc.config().originAuthority(), body != null);
         ByteBuf b = body;
         body = null;
@@ -386,7 +395,7 @@ final class RequestExchange implements FetchWaiter {
                 b.release();
                 b = null;
             }
-            if (unsafe) {
+            if (sendsLength) {
                 HttpUtil.setContentLength(forward, 0);
             }
         }
@@ -398,7 +407,7 @@ final class RequestExchange implements FetchWaiter {
 
             @Override
             public void onResponse(HttpResponse response, OriginExchange exchange) {
-                if (!unsafe || response.status().code() >= 400) {
+                if (!Storability.invalidates(request.method(), response.status().code())) {
                     downstream = startPassThrough(response, exchange, true, true);
                     return;
                 }
@@ -456,38 +465,23 @@ final class RequestExchange implements FetchWaiter {
         return pass;
     }
 
-    private static boolean isUnsafe(HttpMethod m) {
+    /** The methods whose requests are forwarded with an explicit Content-Length, 0 when they carry no body. */
+    private static boolean sendsContentLength(HttpMethod m) {
         return HttpMethod.POST.equals(m) || HttpMethod.PUT.equals(m) || HttpMethod.DELETE.equals(m)
                 || HttpMethod.PATCH.equals(m);
     }
 
     /**
-     * Removes the target's stored object and those named by Location and Content-Location on the
-     * same host (RFC 9111 §4.4), where removals may block; then runs {@code then} on this loop.
+     * Removes the target's stored object and those named by Location and Content-Location with
+     * the target's origin (RFC 9111 §4.4), where removals may block; then runs {@code then} on this loop.
      */
     private void invalidate(HttpHeaders responseHeaders, Runnable then) {
         List<CacheKey> keys = new java.util.ArrayList<>();
-        Optional<CacheKey> target = CacheKeys.primary(request, sc.config().originAuthority());
-        target.ifPresent(keys::add);
-        String host = request.headers().get(HttpHeaderNames.HOST, sc.config().originAuthority());
+        CacheKeys.primary(target).ifPresent(keys::add);
         for (CharSequence name : List.of(HttpHeaderNames.LOCATION, HttpHeaderNames.CONTENT_LOCATION)) {
             String value = responseHeaders.get(name);
-            if (value == null) {
-                continue;
-            }
-            try {
-                URI u = URI.create(value);
-                if (u.getRawAuthority() != null && !u.getRawAuthority().equalsIgnoreCase(host)) {
-                    continue;
-                }
-                String path = (u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath())
-                        + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
-                if (!path.startsWith("/")) {
-                    continue;
-                }
-                CacheKeys.key(host, path).ifPresent(keys::add);
-            } catch (IllegalArgumentException ignored) {
-                // not a URI: nothing to invalidate
+            if (value != null) {
+                CacheKeys.sameOrigin(target, value).ifPresent(keys::add);
             }
         }
         sc.store().call(StoreCall.REMOVE, channel.eventLoop(), () -> {

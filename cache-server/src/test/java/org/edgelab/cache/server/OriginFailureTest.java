@@ -53,7 +53,7 @@ class OriginFailureTest {
                 assertThat(verified("reset", 0, r.body())).isTrue();
             }
         }
-        assertThat(f.store.lookup(CacheKey.of("127.0.0.1" + path))).isEmpty();
+        assertThat(f.store.lookup(CacheKey.of("http://127.0.0.1" + path))).isEmpty();
         // The client sees the close before the server's event loop has counted it: wait for the count.
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (f.cache.stats().snapshot(f.store).truncatedResponses() < 2 && System.nanoTime() < deadline) {

@@ -26,6 +26,8 @@ final class ScriptedOrigin implements AutoCloseable {
     final List<String> requests = new CopyOnWriteArrayList<>();
     final java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final io.netty.channel.group.ChannelGroup children =
+            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
     private final Channel channel;
 
     ScriptedOrigin(Function<FullHttpRequest, FullHttpResponse> script) {
@@ -34,6 +36,7 @@ final class ScriptedOrigin implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel ch) {
                         connections.incrementAndGet();
+                        children.add(ch);
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
                                 new SimpleChannelInboundHandler<FullHttpRequest>() {
                                     @Override
@@ -57,9 +60,14 @@ final class ScriptedOrigin implements AutoCloseable {
         return requests.stream().filter(requestLine::equals).count();
     }
 
+    /** Closes the listening socket and every connection; idempotent (a test may close it first, to fail the origin). */
     @Override
     public void close() {
+        if (group.isShuttingDown()) {
+            return;
+        }
         channel.close().syncUninterruptibly();
+        children.close().syncUninterruptibly(); // a kept-alive connection must not outlive the origin
         group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

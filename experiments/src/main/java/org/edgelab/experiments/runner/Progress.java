@@ -96,10 +96,11 @@ final class Progress {
         }
         long perRepetition = repetitionsDone == 0 ? plannedPerRepetition.toNanos() : elapsedNanosDone / repetitionsDone;
         long remaining = (long) (cells - cell.index() - 1) * repetitions + (repetitions - repetition + ("done".equals(phase) ? 0 : 1));
-        String line = String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s [%s]%s, ~%s left", cell.index() + 1, cells,
+        long secondsLeft = Math.max(0, remaining * perRepetition / 1_000_000_000L);
+        String line = String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s [%s]%s%s", cell.index() + 1, cells,
                 repetition, repetitions, cell.id(), phase,
                 Double.isNaN(liveRate) ? "" : String.format(Locale.ROOT, ", %.0f req/s", liveRate),
-                Durations.format(Duration.ofSeconds(Math.max(0, remaining * perRepetition / 1_000_000_000L))));
+                remaining == 0 ? ", nothing left" : ", ~" + Durations.format(Duration.ofSeconds(Math.max(1, secondsLeft))) + " left");
         if (redraw) {
             out.print("\r" + line + "   ");
             lineOpen = true;

@@ -34,7 +34,7 @@ class ProgressTest {
         assertThat(text.split("\n")).hasSize(3).satisfiesExactly(
                 l -> assertThat(l).startsWith("cell 1 of 1, rep 1/1, memory-100000-c10 [warm-up], ~"),
                 l -> assertThat(l).startsWith("cell 1 of 1, rep 1/1, memory-100000-c10 [measuring], ~"),
-                l -> assertThat(l).startsWith("cell 1 of 1, rep 1/1, memory-100000-c10 [done], 1000 req/s, ~"));
+                l -> assertThat(l).isEqualTo("cell 1 of 1, rep 1/1, memory-100000-c10 [done], 1000 req/s, nothing left"));
     }
 
     @Test

@@ -222,8 +222,8 @@ public final class CrashHarness {
         return true;
     }
 
-    /** The JVM flags the child needs to behave like this JVM: every {@code --add-opens}. */
-    static List<String> inheritedJvmFlags() {
+    /** The JVM flags a child needs to behave like this JVM: every {@code --add-opens}. */
+    public static List<String> inheritedJvmFlags() {
         List<String> in = ManagementFactory.getRuntimeMXBean().getInputArguments();
         List<String> flags = new ArrayList<>();
         for (int i = 0; i < in.size(); i++) {
@@ -242,7 +242,7 @@ public final class CrashHarness {
      * This JVM's class path. Under surefire {@code java.class.path} may be a manifest-only booter
      * jar; surefire then also sets {@code surefire.test.class.path} to the real class path.
      */
-    static String classPath() {
+    public static String classPath() {
         String surefire = System.getProperty("surefire.test.class.path");
         if (surefire != null && !surefire.isBlank()) {
             return surefire;

@@ -99,6 +99,15 @@ public final class DamagedFileScenario {
     static Path flipBytesOf(Path dir, CacheKey key) throws IOException {
         byte[] pattern = new byte[PATTERN];
         TestContent.chunk(TestContent.seed(key.value()), DAMAGE_AT, PATTERN).get(pattern);
+        return flipBytes(dir, pattern);
+    }
+
+    /**
+     * Finds the first occurrence of {@code pattern} (bytes of one object's body, long enough to be
+     * unique) in the files under {@code dir} and inverts it in place; returns the file. Fails when
+     * no file holds it. For tests that damage an object whose bytes they know, e.g. a cache's.
+     */
+    public static Path flipBytes(Path dir, byte[] pattern) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.walk(dir)) {
             files = s.filter(Files::isRegularFile).toList();
@@ -119,7 +128,7 @@ public final class DamagedFileScenario {
                 return f;
             }
         }
-        throw new AssertionError("the bytes of " + key + " at " + DAMAGE_AT + " are in none of " + looked);
+        throw new AssertionError("the " + pattern.length + " bytes sought are in none of " + looked);
     }
 
     private static long indexOf(Path file, byte[] pattern) throws IOException {
