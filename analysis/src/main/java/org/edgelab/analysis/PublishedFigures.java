@@ -36,7 +36,8 @@ public final class PublishedFigures {
     /** Classpath resource holding the figures. */
     public static final String RESOURCE = "/reference-figures.csv";
     /** Report each experiment reproduces, where the names differ. */
-    private static final Map<String, String> REPORT_OF = Map.of("video-streams", "onefs-streams");
+    private static final Map<String, String> REPORT_OF = Map.of("video-streams", "onefs-streams",
+            "booster-http-fetch", "booster-http", "booster-http-reduced", "booster-http");
 
     /** How a measured figure is brought to the published system's scale. */
     private enum Scaling {
@@ -100,7 +101,7 @@ public final class PublishedFigures {
         return figures.copy();
     }
 
-    /** The report an experiment reproduces ({@code video-streams} reproduces {@code onefs-streams}; others share the name). */
+    /** The report an experiment reproduces ({@code video-streams} reproduces {@code onefs-streams}, the booster-http variants booster-http; others share the name). */
     public static String reportOf(String experiment) {
         return REPORT_OF.getOrDefault(experiment, experiment);
     }

@@ -17,6 +17,13 @@ class PublishedFiguresTest {
     private final Table results = ResultSet.load(TestResults.fixtures());
 
     @Test
+    void theBoosterHttpVariantsReproduceReportB() {
+        assertThat(PublishedFigures.reportOf("booster-http-fetch")).isEqualTo("booster-http");
+        assertThat(PublishedFigures.reportOf("booster-http-reduced")).isEqualTo("booster-http");
+        assertThat(PublishedFigures.reportOf("varnish-edge")).isEqualTo("varnish-edge");
+    }
+
+    @Test
     void everyPublishedFigureNamesItsSource() {
         Table all = figures.table();
         assertThat(all.rowCount()).isEqualTo(22);

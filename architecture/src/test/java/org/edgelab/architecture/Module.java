@@ -16,16 +16,17 @@ enum Module {
     STORAGE_MEMORY("storage-memory", List.of("org.edgelab.storage.memory.."), COMMON, STORAGE_API),
     STORAGE_RAW("storage-raw", List.of("org.edgelab.storage.raw..", "org.edgelab.storage.tier.."), COMMON, STORAGE_API),
     STORAGE_LMDB("storage-lmdb", List.of("org.edgelab.storage.lmdb.."), COMMON, STORAGE_API),
+    LINKS("links", List.of("org.edgelab.link.."), COMMON),
     ORIGIN("origin", List.of("org.edgelab.origin.."), COMMON),
     CACHE_SERVER("cache-server", List.of("org.edgelab.cache.."), COMMON, STORAGE_API),
     LOADGEN("loadgen", List.of("org.edgelab.loadgen.."), COMMON, ORIGIN),
     ANALYSIS("analysis", List.of("org.edgelab.analysis.."), COMMON),
-    EXPERIMENTS("experiments", List.of("org.edgelab.experiments.."), COMMON, STORAGE_API, ORIGIN, CACHE_SERVER, LOADGEN),
+    EXPERIMENTS("experiments", List.of("org.edgelab.experiments.."), COMMON, STORAGE_API, ORIGIN, CACHE_SERVER, LOADGEN, LINKS),
     CONTAINER("container", List.of("org.edgelab.container.."), COMMON, EXPERIMENTS),
     PEERS("peers", List.of("org.edgelab.peers.."), COMMON, STORAGE_API, ORIGIN, EXPERIMENTS),
     BENCHMARKS("benchmarks", List.of("org.edgelab.bench.."), COMMON, STORAGE_API, STORAGE_MEMORY, STORAGE_RAW, STORAGE_LMDB),
     CLI("cli", List.of("org.edgelab.cli.."), COMMON, STORAGE_API, STORAGE_MEMORY, STORAGE_RAW, STORAGE_LMDB, ORIGIN,
-            CACHE_SERVER, LOADGEN, ANALYSIS, EXPERIMENTS, PEERS);
+            CACHE_SERVER, LOADGEN, LINKS, ANALYSIS, EXPERIMENTS, PEERS);
 
     /** The engines: plugins that other code reaches only by name, through the engine registry. */
     static final Set<Module> ENGINES = EnumSet.of(STORAGE_MEMORY, STORAGE_RAW, STORAGE_LMDB);

@@ -41,6 +41,8 @@ class PackageCyclesTest {
     @ArchTest
     static final ArchRule storageLmdbHasNoPackageCycles = noCyclesIn(Module.STORAGE_LMDB);
     @ArchTest
+    static final ArchRule linksHaveNoPackageCyclesBelowTheirRoot = noCyclesBelowTheRootOf(Module.LINKS);
+    @ArchTest
     static final ArchRule originHasNoPackageCyclesBelowItsRoot = noCyclesBelowTheRootOf(Module.ORIGIN);
     @ArchTest
     static final ArchRule cacheServerHasNoPackageCycles = noCyclesIn(Module.CACHE_SERVER);

@@ -8,6 +8,11 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
+import org.edgelab.link.Endpoint;
+import org.edgelab.link.HostEndpoint;
+import org.edgelab.link.LinkShape;
+import org.edgelab.link.NetworkLink;
+import org.edgelab.link.NetworkLinks;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
@@ -103,6 +108,11 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--link-latency", defaultValue = "0ms", converter = Converters.Time.class, description = "Emulated one-way latency of the link, e.g. 40ms.")
     private Duration linkLatency;
 
+    @Option(names = "--link-emulation", defaultValue = "user-space", paramLabel = "KIND",
+            description = "How the link is emulated: user-space (the load's sockets, the default) or kernel (namespaces, tbf and a"
+                    + " delay line TCP sees; root; only without a URL: the embedded origin and cache run behind it).")
+    private String linkEmulation;
+
     @Option(names = "--no-verify", description = "Do not verify synthetic bodies byte by byte.")
     private boolean noVerify;
 
@@ -130,12 +140,15 @@ final class LoadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream stdout = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
-        try (Embedded embedded = url == null ? Embedded.start(stdout) : null) {
+        try (NetworkLink kernel = openKernelLink(stdout);
+             Embedded embedded = url == null ? on(server(kernel), () -> Embedded.start(stdout, server(kernel).address().getHostAddress())) : null) {
             URI target = url == null ? embedded.cacheUri : url;
+            Endpoint client = kernel == null ? HostEndpoint.LOOPBACK : kernel.client();
             if (videoStreams != null || videoSearch != null) {
-                return runVideo(target, stdout);
+                return on(client, () -> runVideo(target, stdout));
             }
-            LoadResult result = LoadRunner.run(config(target, embedded != null));
+            LoadConfig loadConfig = config(target, embedded != null);
+            LoadResult result = on(client, () -> LoadRunner.run(loadConfig));
             result.printSummary(stdout);
             if (embedded != null) {
                 var s = embedded.cache.stats().snapshot(embedded.store);
@@ -198,8 +211,51 @@ final class LoadCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private LinkEmulation linkEmulation() {
+    /**
+     * The kernel link asked for by {@code --link-emulation kernel}, or null: the link is then the load's own (user
+     * space) or none. The embedded servers run on its server side and the load on its client side.
+     */
+    private NetworkLink openKernelLink(PrintStream stdout) {
+        String kind;
+        try {
+            kind = NetworkLinks.checkEmulation(linkEmulation);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--link-emulation: " + e.getMessage());
+        }
+        if (!kind.equals("kernel")) {
+            return null;
+        }
+        if (url != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--link-emulation kernel needs the server inside"
+                    + " the link's server namespace: leave out the URL (the embedded origin and cache then run there), or use"
+                    + " 'edgelab run' with a kernel link in the descriptor");
+        }
         if (link == null && linkLatency.isZero()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--link-emulation kernel needs --link and/or --link-latency");
+        }
+        NetworkLink opened = NetworkLinks.open(new LinkShape(link == null ? 0 : link.bitsPerSecond(), linkLatency), kind, false,
+                java.util.Optional.empty());
+        try {
+            stdout.println(opened.describe());
+            opened.probe(5).ifPresent(rtt -> stdout.println("probed round trip across the link: " + rtt.describe()));
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+        return opened;
+    }
+
+    private static Endpoint server(NetworkLink kernel) {
+        return kernel == null ? HostEndpoint.LOOPBACK : kernel.server();
+    }
+
+    /** Runs {@code task} on {@code side} (a thread in its namespace behind a kernel link); its exceptions pass through. */
+    private static <T> T on(Endpoint side, Callable<T> task) throws Exception {
+        return side.call(task);
+    }
+
+    private LinkEmulation linkEmulation() {
+        if (!linkEmulation.equalsIgnoreCase("user-space") || link == null && linkLatency.isZero()) {
             return LinkEmulation.NONE;
         }
         return new LinkEmulation(link == null ? 0 : link.bitsPerSecond(), linkLatency);
@@ -236,20 +292,21 @@ final class LoadCommand implements Callable<Integer> {
         final CacheServer cache;
         final URI cacheUri;
 
-        private Embedded(OriginServer origin, ObjectStore store, CacheServer cache) {
+        private Embedded(OriginServer origin, ObjectStore store, CacheServer cache, String host) {
             this.origin = origin;
             this.store = store;
             this.cache = cache;
-            this.cacheUri = URI.create("http://127.0.0.1:" + cache.port());
+            this.cacheUri = URI.create("http://" + host + ":" + cache.port());
         }
 
-        static Embedded start(PrintStream out) throws Exception {
+        /** Starts them with the cache listening on {@code host} (loopback, or a kernel link's server side). */
+        static Embedded start(PrintStream out, String host) throws Exception {
             OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
             ObjectStore store = StorageEngines.open("memory", PluginSettings.of("capacity", "512m"));
-            CacheServer cache = CacheServer.start(CacheServerConfig.builder().port(0).origin(origin.baseUri()).build(), store);
-            out.println("embedded: origin " + origin.baseUri() + ", cache http://127.0.0.1:" + cache.port()
+            CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost(host).port(0).origin(origin.baseUri()).build(), store);
+            out.println("embedded: origin " + origin.baseUri() + ", cache http://" + host + ":" + cache.port()
                     + " (memory engine, 512 MiB), all in this JVM: client and servers share its cores");
-            return new Embedded(origin, store, cache);
+            return new Embedded(origin, store, cache, host);
         }
 
         @Override

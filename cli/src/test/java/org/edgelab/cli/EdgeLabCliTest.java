@@ -129,6 +129,30 @@ class EdgeLabCliTest {
     }
 
     @Test
+    void aKernelLinkNeedsTheEmbeddedServersAndAKnownEmulation() {
+        assertThat(run("load", "http://127.0.0.1:1/x", "--link", "1gbit", "--link-emulation", "kernel")).isEqualTo(2);
+        assertThat(err.toString()).contains("--link-emulation kernel needs the server inside the link's server namespace");
+        assertThat(run("load", "--link", "1gbit", "--link-emulation", "netem")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown link emulation 'netem'", "kernel", "user-space");
+    }
+
+    @Test
+    void loadRunsTheEmbeddedServersBehindAKernelLinkAndRemovesIt() throws Exception {
+        java.util.Optional<String> missing = org.edgelab.link.NetworkLinks.kernelUnavailable();
+        if (missing.isPresent() && "1".equals(System.getenv("EDGELAB_REQUIRE_ROOT"))) {
+            org.junit.jupiter.api.Assertions.fail("EDGELAB_REQUIRE_ROOT=1 but " + missing.get());
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing.isEmpty(), () -> missing.orElse(""));
+        assertThat(run("load", "--link", "100mbit", "--link-latency", "10ms", "--link-emulation", "kernel", "-c", "2", "-t", "1",
+                "-d", "2s")).as(err.toString()).isZero();
+        java.nio.file.Path names = java.nio.file.Path.of("/var/run/netns");
+        try (var s = java.nio.file.Files.list(names)) {
+            assertThat(s.map(p -> p.getFileName().toString()))
+                    .noneMatch(n -> n.startsWith("edgelab-" + ProcessHandle.current().pid() + "-"));
+        }
+    }
+
+    @Test
     void loadTakesWrksBareSecondsHeadersAndRatesWithUnits() {
         CommandLine.ParseResult load = EdgeLab.newCommandLine().parseArgs("load", "http://127.0.0.1:1/x", "-d", "30",
                 "--timeout", "1.5", "-H", "X-A: 1", "--header", "X-B: 2", "--link", "1Gbit/s", "--bitrate", "560Mbit/s")

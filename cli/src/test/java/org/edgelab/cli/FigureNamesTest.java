@@ -50,6 +50,8 @@ class FigureNamesTest {
         assertThat(all).as("no nanoseconds, bytes/s, p99_9 or requests_per_s")
                 .noneMatch(name -> name.endsWith("_ns") || name.contains("bytes_per_s") || name.matches(".*_p\\d+_\\d+.*")
                         || name.startsWith("requests_per_s") || name.equals("elapsed_s"));
+        assertThat(all).as("the unit last: _mean_ms, not _ms_mean")
+                .noneMatch(name -> name.matches(".*_(ms|s|bps|bytes)_(mean|max|min|p\\d+)$"));
         // every memory and I/O column is explained in docs/FIGURES.md
         String figures = Files.readString(Path.of("..", "docs", "FIGURES.md"));
         List<String> resources = ResultsCsv.COLUMNS.subList(ResultsCsv.COLUMNS.indexOf("memory_bound"),

@@ -36,6 +36,8 @@ public final class RunningPeer implements RunningTarget {
     private final List<Path> cleanup;
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    private final String host;
+
     /**
      * A peer started in front of {@code origin}; it owns both from now on.
      *
@@ -47,6 +49,13 @@ public final class RunningPeer implements RunningTarget {
      * @param cleanup  files and directories to delete after the peer stopped
      */
     public RunningPeer(String peer, OriginServer origin, ManagedProcess process, int port, CounterSource counters, List<Path> cleanup) {
+        this(peer, origin, process, "127.0.0.1", port, counters, cleanup);
+    }
+
+    /** A peer whose clients reach it on {@code host} (the server side of a kernel link) rather than loopback. */
+    public RunningPeer(String peer, OriginServer origin, ManagedProcess process, String host, int port, CounterSource counters,
+                       List<Path> cleanup) {
+        this.host = host;
         this.peer = peer;
         this.origin = origin;
         this.process = process;
@@ -57,7 +66,7 @@ public final class RunningPeer implements RunningTarget {
 
     @Override
     public URI clientUri() {
-        return URI.create("http://127.0.0.1:" + port);
+        return URI.create("http://" + host + ":" + port);
     }
 
     /** The peer's process. */

@@ -14,10 +14,11 @@ import java.util.List;
  * @param timeout      per-request timeout
  * @param rate         open-loop rate text ({@code 2000}, {@code 100..1000}), or null for closed loop
  * @param workloadKind the workload plugin that makes the requests ({@code objects}, {@code trace}, {@code video})
- * @param emulatedLink whether any cell has an emulated client link (bandwidth or latency)
+ * @param userSpaceLink whether any cell's link is, or may fall back to, a user-space link, which the client emulates
+ *                     itself (a kernel link needs nothing of the client: it runs in the link's client namespace)
  */
 public record ClientLoad(List<Integer> connections, int threads, Duration duration, Duration settle, Duration timeout,
-                         String rate, String workloadKind, boolean emulatedLink) {
+                         String rate, String workloadKind, boolean userSpaceLink) {
     public ClientLoad {
         connections = List.copyOf(connections);
     }

@@ -3,7 +3,9 @@ package org.edgelab.experiments.client;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
+import org.edgelab.loadgen.link.LinkReport;
 import org.edgelab.loadgen.measure.LatencyLog;
 
 /**
@@ -67,6 +69,14 @@ public interface ClientResult {
 
     /** CPU seconds of the runner's whole JVM during the run (on the embedded target it holds origin and cache). */
     double runnerJvmCpuSeconds();
+
+    /**
+     * The user-space link the client emulated itself and the rate it carried each way, empty when it emulated none
+     * (a kernel link is measured by the link, not by the client).
+     */
+    default Optional<LinkReport> link() {
+        return Optional.empty();
+    }
 
     /**
      * Writes the {@code kind} latencies as an HdrHistogram log ({@code .hlog}, nanoseconds) and returns true,

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
+import org.edgelab.loadgen.link.LinkReport;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
@@ -143,6 +145,11 @@ public final class LoadgenClient implements LoadClient {
         @Override
         public double runnerJvmCpuSeconds() {
             return r.processCpuSeconds();
+        }
+
+        @Override
+        public Optional<LinkReport> link() {
+            return Optional.of(r.link());
         }
 
         @Override

@@ -65,8 +65,10 @@ record WrkTool(String name, boolean fixedRate, String installHint, int planReque
             throw new SettingException("/load/workload/kind", name + " replays the objects workload only (a plan of its"
                     + " requests); workload '" + load.workloadKind() + "' needs client loadgen");
         }
-        if (load.emulatedLink()) {
-            throw new SettingException("/load/links", name + " cannot emulate a client link; links need client loadgen");
+        if (load.userSpaceLink()) {
+            throw new SettingException("/load/links", name + " cannot emulate a user-space link (nor one a kernel link may fall"
+                    + " back to); behind a kernel link without fallback it runs in the link's client namespace, otherwise"
+                    + " links need client loadgen");
         }
         if (fixedRate) {
             if (load.rate() == null) {
@@ -114,6 +116,10 @@ record WrkTool(String name, boolean fixedRate, String installHint, int planReque
     }
 
     ClientResult run(ClientRun run) throws IOException, InterruptedException {
+        if (!run.link().isNone()) {
+            throw new IOException(name + " cannot emulate a user-space link (" + run.link().describe() + "); behind a kernel link it"
+                    + " runs in the client namespace, for a user-space link use client loadgen");
+        }
         PluginSettings settings = run.settings();
         String binary = settings.string(BINARY, name);
         Path executable = executable(binary).orElseThrow(() -> new IOException(binary + " not found (" + installHint + ")"));

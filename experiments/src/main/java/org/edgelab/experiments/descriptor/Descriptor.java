@@ -86,10 +86,24 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      * @param name          label in cell ids and results
      * @param bitsPerSecond bandwidth, 0 for unlimited
      * @param oneWayLatency added one-way latency
+     * @param emulation     {@code kernel} or {@code user-space} (org.edgelab.link.NetworkLinks)
+     * @param fallback      true when a kernel link that cannot be made here may become a user-space one
+     * @param bufferBytes   each direction's shaper queue in bytes, 0 for the default
      */
-    public record Link(String name, long bitsPerSecond, Duration oneWayLatency) {
+    public record Link(String name, long bitsPerSecond, Duration oneWayLatency, String emulation, boolean fallback,
+                       long bufferBytes) {
         /** No emulation. */
         public static final Link NONE = new Link("none", 0, Duration.ZERO);
+
+        /** A kernel link without fallback and with the default buffer. */
+        public Link(String name, long bitsPerSecond, Duration oneWayLatency) {
+            this(name, bitsPerSecond, oneWayLatency, "kernel", false, 0);
+        }
+
+        /** True when neither a cap nor a delay is set: nothing is emulated. */
+        public boolean isNone() {
+            return bitsPerSecond == 0 && oneWayLatency.isZero();
+        }
     }
 
     /**

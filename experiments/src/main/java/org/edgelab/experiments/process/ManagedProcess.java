@@ -2,9 +2,6 @@ package org.edgelab.experiments.process;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +21,6 @@ import java.util.regex.Pattern;
 public final class ManagedProcess implements AutoCloseable {
 
     private static final Duration GRACE = Duration.ofSeconds(10);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
     private final Process process;
@@ -102,7 +98,8 @@ public final class ManagedProcess implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {
-                HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+                // on the calling thread: a server in a network namespace answers only that namespace's threads
+                PlainHttp.get(uri, Duration.ofSeconds(2));
                 // an answer after the deadline is late: a caller that asked for a bound gets it
                 failIfDeadOrLate(deadline, timeout, "answer " + uri);
                 return;

@@ -35,6 +35,7 @@ import org.edgelab.experiments.target.Targets;
 import org.edgelab.experiments.workload.WorkloadPlugin;
 import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.experiments.workload.WorkloadRequest;
+import org.edgelab.link.LinkSampler;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
@@ -107,6 +108,16 @@ public final class ExperimentRunner {
         methods.put("clients", descriptor.load().clients().stream()
                 .map(c -> (c.name().equals(c.kind()) ? "" : c.name() + " = ") + LoadClients.get(c.kind()).method())
                 .collect(Collectors.joining("; ")) + "; the cache warm-up before each repetition is always loadgen's");
+        methods.put("link", "link_emulation kernel: client and server in network namespaces EdgeLab makes and removes, joined"
+                + " through a hub by veth pairs, each direction shaped by tbf at the sender (one cap shared by every"
+                + " connection) and delayed by a TUN delay line, so TCP sees the round trip; every load client runs in the"
+                + " client namespace; user-space: loadgen shapes its own sockets (the delay is above TCP); none: no link."
+                + " link_rtt_ms is the median of the kernel's round-trip estimates (ss -ti after the handshake) of "
+                + CellLink.PROBE_SAMPLES + " TCP connections across the idle link when the"
+                + " cell starts (kernel only); link_down_bps/link_up_bps are the rates the shapers sent at while the measured"
+                + " run kept the link busy (headers included; their counters read every " + LinkSampler.PERIOD.toMillis()
+                + " ms, an interval busy when it carried at least " + Math.round(LinkSampler.BUSY_SHARE * 100)
+                + " % of the cap towards the client); link_late_mean_ms/link_late_max_ms say how far past its delay the delay line sent packets");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         methods.put("memory", Manifest.MEMORY_NOTE);
         methods.put("io", Manifest.IO_NOTE);
@@ -161,11 +172,15 @@ public final class ExperimentRunner {
         Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
         try (CellResources resources = CellResources.open(target, cell.server(), descriptor.hardware().memoryBytes(),
-                descriptor.name() + "-" + cell.fileName(), storeDir)) {
-            TargetContext context = targetContext(descriptor, storeDir, workDir, resources.cgroup());
-            try (RunningTarget running = target.start(cell.server(), context)) {
+                descriptor.name() + "-" + cell.fileName(), storeDir);
+             CellLink link = CellLink.open(cell.link(), target, cell.server(), progress::note)) {
+            TargetContext context = link.context(targetContext(descriptor, storeDir, workDir, resources.cgroup()));
+            // behind a kernel link the target starts from a thread in the server namespace: its listeners, child
+            // processes and readiness checks are all there
+            try (RunningTarget running = link.onServer(() -> target.start(cell.server(), context))) {
                 for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
-                    rows.add(runRepetition(target, running, resources, cell, rep));
+                    rows.add(runRepetition(target, running, link, resources, cell, rep));
+                    manifest.cellLink(cell.id(), link.manifestEntry(rows.get(rows.size() - 1).values()));
                 }
             }
             manifest.cellDetail(cell.id(), "memory", resources.manifestEntry());
@@ -176,7 +191,8 @@ public final class ExperimentRunner {
         return rows;
     }
 
-    private ResultRow runRepetition(Target kind, RunningTarget target, CellResources resources, Cell cell, int rep) throws IOException, InterruptedException {
+    private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, CellResources resources, Cell cell, int rep)
+            throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
         Workload workload = workloadKind.create(workloadRequest(load, workloadSettings, cell));
@@ -186,10 +202,11 @@ public final class ExperimentRunner {
         if (load.warmUp() && warmUp != null && !cell.server().engine().equals(ServerBuild.NO_CACHE)) {
             long objects = warmUp.size();
             int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));
-            LoadResult warm = LoadRunner.run(LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
+            LoadConfig warmConfig = LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
                     .threads(Math.min(threads, warmConnections)).duration(max(Duration.ofSeconds(60), load.duration().multipliedBy(4)))
                     .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L)
-                    .onInterval(progress::interval).build());
+                    .onInterval(progress::interval).build();
+            LoadResult warm = link.onClient(() -> LoadRunner.run(warmConfig));
             if (warm.counters().goodResponses() < objects) {
                 progress.note("warm-up of " + cell.id() + " fetched " + warm.counters().goodResponses() + " of " + objects
                         + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
@@ -200,16 +217,20 @@ public final class ExperimentRunner {
             // A run of its own before the counters are read, so the row's server CPU, hits and power
             // cover the measured run only.
             progress.phase(cell, rep, "settling");
-            client.run(clientRun(target, cell, workload, load.settle(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle"));
+            ClientRun settle = clientRun(target, link, cell, workload, load.settle(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle");
+            link.onClient(() -> client.run(settle));
         }
-        ClientRun measured = clientRun(target, cell, workload, load.duration(), seed, "r" + rep);
-        ServerCounters before = SettledCounters.read(target);
+        ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep);
+        ServerCounters before = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuBefore = target.cpu();
         CellResources.Sample resourcesBefore = resources.sample(target);
         PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
-        ClientResult result = client.run(measured);
-        ServerCounters after = SettledCounters.read(target);
+        link.startWindow();
+        // every client, loadgen's event loops and a tool's child process alike, starts from the client side's thread
+        ClientResult result = link.onClient(() -> client.run(measured));
+        Map<String, String> linkColumns = link.columns(result);
+        ServerCounters after = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuAfter = target.cpu();
         CellResources.Sample resourcesAfter = resources.sample(target);
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
@@ -220,16 +241,17 @@ public final class ExperimentRunner {
         ResultRow row = row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
         boolean origin = before.bytesFromOrigin() >= 0 && after.bytesFromOrigin() >= 0;
         Map<String, String> values = new LinkedHashMap<>(row.values());
+        values.putAll(linkColumns);
         values.putAll(resources.columns(resourcesBefore, resourcesAfter, result.bytes(),
                 origin ? after.bytesFromOrigin() - before.bytesFromOrigin() : -1));
         return new ResultRow(values);
     }
 
     /** One run of the cell's load client: {@code length} of the measured workload (its warm-up left out). */
-    private ClientRun clientRun(RunningTarget target, Cell cell, Workload workload, Duration length, long seed, String label) {
+    private ClientRun clientRun(RunningTarget target, CellLink cellLink, Cell cell, Workload workload, Duration length,
+                                long seed, String label) {
         Descriptor.LoadProfile load = descriptor.load();
-        LinkEmulation link = cell.link().bitsPerSecond() == 0 && cell.link().oneWayLatency().isZero() ? LinkEmulation.NONE
-                : new LinkEmulation(cell.link().bitsPerSecond(), cell.link().oneWayLatency());
+        LinkEmulation link = cellLink.loadEmulation();
         return new ClientRun(target.clientUri(), new MeasuredOnly(workload), cell.connections(),
                 Math.min(load.threads(), cell.connections()), length, load.timeout(), load.rate(), link,
                 target.syntheticContent(), seed, directory.resolve("targets").resolve(cell.fileName()), label,

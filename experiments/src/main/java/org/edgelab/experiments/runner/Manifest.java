@@ -68,6 +68,7 @@ public final class Manifest {
     private final Map<String, Object> content = new LinkedHashMap<>();
     private final Map<String, String> cellStatus = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> cellDetails = new LinkedHashMap<>();
+    private final Map<String, Map<String, Object>> cellLinks = new LinkedHashMap<>();
 
     /** A manifest at {@code file} for these cells; {@code methods} says how each kind of figure is obtained. */
     public Manifest(Path file, Descriptor descriptor, List<Cell> cells, Map<String, String> methods) {
@@ -135,6 +136,11 @@ public final class Manifest {
         cellDetails.computeIfAbsent(cellId, k -> new LinkedHashMap<>()).put(key, value);
     }
 
+    /** Records how a cell's link was emulated and what it measured (written with the cell when it is done). */
+    public void cellLink(String cellId, Map<String, Object> link) {
+        cellLinks.put(cellId, new LinkedHashMap<>(link));
+    }
+
     /** Marks a cell done and rewrites the manifest. */
     public void cellDone(String cellId) throws IOException {
         cellStatus.put(cellId, "done");
@@ -157,6 +163,9 @@ public final class Manifest {
             c.put("dimensions", cell.dimensions());
             c.put("status", cellStatus.get(cell.id()));
             c.putAll(cellDetails.getOrDefault(cell.id(), Map.of()));
+            if (cellLinks.containsKey(cell.id())) {
+                c.put("link", cellLinks.get(cell.id()));
+            }
             list.add(c);
         }
         content.put("cells", list);

@@ -38,6 +38,8 @@ public final class ResultsCsv {
     public static final List<String> COLUMNS = List.of(
             "experiment", "cell", "repetition",
             "server", "target", "engine", "client", "object_size_bytes", "connections", "range_size_bytes", "link", "link_bps", "link_latency_ms",
+            "link_emulation", "link_rtt_ms", "link_rtt_min_ms", "link_down_bps", "link_up_bps", "link_drops", "link_late_mean_ms",
+            "link_late_max_ms",
             "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
             "ttfb_p50_ms", "ttfb_p90_ms", "ttfb_p99_ms", "ttfb_p999_ms",
             "ttlb_p50_ms", "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms",

@@ -43,23 +43,30 @@ public final class EmbeddedTarget implements Target {
     }
 
     @Override
+    public boolean listensOnAnyAddress() {
+        return true;
+    }
+
+    @Override
     public Optional<String> unavailableReason(ServerBuild build) {
         return EdgeLabBuilds.unavailableReason(build);
     }
 
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
-        OriginServer origin = OriginServer.start(OriginConfig.builder().host("127.0.0.1").port(0).build());
-        if (build.engine().equals(ServerBuild.NO_CACHE)) {
-            return new Running(origin, null, null);
+        boolean noCache = build.engine().equals(ServerBuild.NO_CACHE);
+        // without a cache the origin is the server clients reach; behind a cache it stays on loopback
+        OriginServer origin = OriginServer.start(OriginConfig.builder().host(noCache ? context.listenHost() : "127.0.0.1").port(0).build());
+        if (noCache) {
+            return new Running(origin, null, null, context.listenHost());
         }
         ObjectStore store = null;
         try {
             Files.createDirectories(context.storeDir());
             store = StorageEngines.open(build.engine(), PluginSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
-            CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost("127.0.0.1").port(0)
+            CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost(context.listenHost()).port(0)
                     .origin(origin.baseUri()).build(), store);
-            return new Running(origin, store, cache);
+            return new Running(origin, store, cache, context.listenHost());
         } catch (IOException | RuntimeException e) {
             if (store != null) {
                 store.close();
@@ -74,8 +81,10 @@ public final class EmbeddedTarget implements Target {
         private final OriginServer origin;
         private final ObjectStore store;
         private final CacheServer cache;
+        private final String host;
 
-        Running(OriginServer origin, ObjectStore store, CacheServer cache) {
+        Running(OriginServer origin, ObjectStore store, CacheServer cache, String host) {
+            this.host = host;
             this.origin = origin;
             this.store = store;
             this.cache = cache;
@@ -83,7 +92,7 @@ public final class EmbeddedTarget implements Target {
 
         @Override
         public URI clientUri() {
-            return cache == null ? origin.baseUri() : URI.create("http://127.0.0.1:" + cache.port());
+            return cache == null ? origin.baseUri() : URI.create("http://" + host + ":" + cache.port());
         }
 
         @Override

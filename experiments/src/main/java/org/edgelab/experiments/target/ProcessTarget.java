@@ -59,8 +59,8 @@ public final class ProcessTarget implements Target {
     static final long HEADROOM = 128L << 20;
 
     private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
-    private static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://127\\.0\\.0\\.1:(\\d+)");
-    private static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://127\\.0\\.0\\.1:(\\d+) ");
+    private static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://[0-9.]+:(\\d+)");
+    private static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://[0-9.]+:(\\d+) ");
     private static final Pattern ADMIN_LINE = Pattern.compile("admin on http://127\\.0\\.0\\.1:(\\d+)/stats");
 
     @Override
@@ -182,13 +182,19 @@ public final class ProcessTarget implements Target {
     }
 
     @Override
+    public boolean listensOnAnyAddress() {
+        return true;
+    }
+
+    @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         Map<String, String> ts = build.targetSettings();
         List<ManagedProcess> started = new ArrayList<>();
+        // without a cache the origin is the server clients reach; behind a cache it stays on loopback
+        boolean noCache = build.engine().equals(ServerBuild.NO_CACHE);
         try {
-            List<String> originArgs = new ArrayList<>(List.of("--bind", "127.0.0.1", "--port", "0"));
+            List<String> originArgs = new ArrayList<>(List.of("--bind", noCache ? context.listenHost() : "127.0.0.1", "--port", "0"));
             TargetSettings.get(ts, "origin_faults").ifPresent(rules -> originArgs.addAll(List.of("--faults", rules)));
-            boolean noCache = build.engine().equals(ServerBuild.NO_CACHE);
             List<String> originCommand = JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP,
                     TargetSettings.get(ts, "origin_cpus"), originArgs);
             // the server under test joins the cell's memory cgroup before its JVM starts: the origin only without a cache
@@ -196,12 +202,12 @@ public final class ProcessTarget implements Target {
                     context.workDir());
             started.add(origin);
             int originPort = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
-            URI originUri = URI.create("http://127.0.0.1:" + originPort);
+            URI originUri = URI.create("http://" + (noCache ? context.listenHost() : "127.0.0.1") + ":" + originPort);
             if (noCache) {
                 return new Running(originUri, origin, null, new ServerStatsReader(originUri.resolve("/_stats")), started);
             }
             Files.createDirectories(context.storeDir());
-            List<String> args = new ArrayList<>(List.of("--bind", "127.0.0.1", "--port", "0", "--admin-port", "0",
+            List<String> args = new ArrayList<>(List.of("--bind", context.listenHost(), "--port", "0", "--admin-port", "0",
                     "--origin", originUri.toString(), "--engine", build.engine(),
                     "--io-threads", TargetSettings.get(ts, "io_threads").orElse("0")));
             EdgeLabBuilds.storeSettings(build, context.storeDir()).forEach((k, v) -> {
@@ -213,7 +219,7 @@ public final class ProcessTarget implements Target {
             started.add(cache);
             int port = Integer.parseInt(cache.awaitLogLine(CACHE_LINE, context.startTimeout()));
             int adminPort = Integer.parseInt(cache.awaitLogLine(ADMIN_LINE, context.startTimeout()));
-            return new Running(URI.create("http://127.0.0.1:" + port), origin, cache,
+            return new Running(URI.create("http://" + context.listenHost() + ":" + port), origin, cache,
                     new ServerStatsReader(URI.create("http://127.0.0.1:" + adminPort + "/stats")), started);
         } catch (InterruptedException e) {
             closeAll(started);

@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.edgelab.experiments.process.PlainHttp;
 
 /**
  * Reads {@link ServerCounters} over HTTP from an EdgeLab server's JSON statistics: the cache's admin
@@ -19,7 +17,6 @@ public final class ServerStatsReader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final URI statsUri;
 
     /** A reader of {@code statsUri} (a cache's admin {@code /stats} or an origin's {@code /_stats}). */
@@ -34,15 +31,10 @@ public final class ServerStatsReader {
 
     /** Reads the counters now. */
     public ServerCounters read() throws IOException {
-        HttpResponse<String> response;
-        try {
-            response = HTTP.send(HttpRequest.newBuilder(statsUri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while reading " + statsUri, e);
-        }
-        if (response.statusCode() != 200) {
-            throw new IOException("GET " + statsUri + " answered " + response.statusCode() + ", not EdgeLab statistics");
+        // on the calling thread: behind a kernel link the server is reached only from its namespace's threads
+        PlainHttp.Response response = PlainHttp.get(statsUri, TIMEOUT);
+        if (response.status() != 200) {
+            throw new IOException("GET " + statsUri + " answered " + response.status() + ", not EdgeLab statistics");
         }
         return parse(response.body());
     }

@@ -50,6 +50,16 @@ public interface Target extends NamedPlugin {
         return false;
     }
 
+    /**
+     * Whether the target can serve clients on {@link TargetContext#listen} other than loopback, from inside a network
+     * namespace: started, read and stopped from a thread that has joined it, its client-facing listener on that
+     * address, everything else (origin, admin) on the namespace's own loopback. Only such targets run behind a kernel
+     * link; the others get the user-space link where the descriptor allows it.
+     */
+    default boolean listensOnAnyAddress() {
+        return false;
+    }
+
     /** Whether the build keeps objects on disk (the power model counts the profile's disks as active). */
     default boolean usesDisk(ServerBuild build) {
         return EdgeLabBuilds.usesDisk(build);

@@ -1,5 +1,6 @@
 package org.edgelab.experiments.target;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,15 +18,34 @@ import org.edgelab.experiments.process.cgroup.Cgroup;
  * @param memoryBytes  the memory the hardware assumptions give the server, 0 when they state none (a memory
  *                     limit where the target can apply one)
  * @param startTimeout how long to wait for the server to answer before giving up
+ * @param listen       the address clients reach the server on: loopback, or the server side of a kernel link (a
+ *                     namespace's address; the target is then started from a thread in that namespace, see
+ *                     {@link Target#listensOnAnyAddress})
  * @param cgroup       the memory cgroup the runner made for the server under test, for a target that
  *                     {@link Target#runsServerInCgroup() runs it in one}; null when there is none (the runner
  *                     owns it and removes it after the cell)
  */
-public record TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout, Cgroup cgroup) {
+public record TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout,
+        InetAddress listen, Cgroup cgroup) {
 
-    /** A context without a cgroup. */
+    /** A context whose server listens on loopback, in no cgroup. */
     public TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout) {
-        this(storeDir, workDir, cores, memoryBytes, startTimeout, null);
+        this(storeDir, workDir, cores, memoryBytes, startTimeout, InetAddress.getLoopbackAddress(), null);
+    }
+
+    /** A context whose server listens on {@code listen}, in no cgroup. */
+    public TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout, InetAddress listen) {
+        this(storeDir, workDir, cores, memoryBytes, startTimeout, listen, null);
+    }
+
+    /** A context whose server listens on loopback and runs in {@code cgroup} (null: none). */
+    public TargetContext(Path storeDir, Path workDir, int cores, long memoryBytes, Duration startTimeout, Cgroup cgroup) {
+        this(storeDir, workDir, cores, memoryBytes, startTimeout, InetAddress.getLoopbackAddress(), cgroup);
+    }
+
+    /** The host part of a URL for {@link #listen}. */
+    public String listenHost() {
+        return listen.getHostAddress();
     }
 
     /** The cgroup, if the runner made one. */

@@ -37,6 +37,7 @@ import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.Targets;
 import org.edgelab.experiments.workload.VideoWorkload;
+import org.edgelab.link.LinkUnavailableException;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
@@ -255,6 +256,15 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
             Files.createDirectories(workDir);
             Target target = Targets.get(cell.server().target());
             List<ResultRow> rows = new ArrayList<>();
+            Descriptor.Link link = cell.link();
+            if (!link.isNone() && link.emulation().equals("kernel")) {
+                // the players' link is loadgen's user-space one; a kernel link here would be a silent downgrade
+                if (!link.fallback()) {
+                    throw new LinkUnavailableException("link " + link.name() + ": video-streams plays its streams over the"
+                            + " user-space link only; give the link 'emulation: user-space' (or 'fallback: user-space')");
+                }
+                say("link " + link.name() + ": user-space (video-streams plays over the user-space link only; the descriptor allows the fallback)");
+            }
             try (RunningTarget running = target.start(cell.server(), ExperimentRunner.targetContext(d, storeDir, workDir))) {
                 for (int rep = 1; rep <= d.repetitions(); rep++) {
                     rows.add(repetition(target, running, cell, rep));

@@ -77,8 +77,10 @@ class LoadClientSelectionTest {
         assertThat(rate.field()).isEqualTo("load.rate");
         assertThat(rate.line()).isEqualTo(5);
         assertThat(rate.getMessage()).contains("wrk runs closed loop").contains("wrk2");
-        assertThat(failure(BASE + "load:\n  client: wrk\n  links: [{bandwidth: 1gbit}]\n").getMessage())
-                .contains("cannot emulate a client link");
+        assertThat(failure(BASE + "load:\n  client: wrk\n  links: [{bandwidth: 1gbit, emulation: user-space}]\n").getMessage())
+                .contains("wrk cannot emulate a user-space link");
+        assertThat(failure(BASE + "load:\n  client: wrk\n  links: [{bandwidth: 1gbit, fallback: user-space}]\n").getMessage())
+                .contains("wrk cannot emulate a user-space link").contains("nor one a kernel link may fall back to");
         assertThat(failure(BASE + "load:\n  client: wrk\n  workload: {kind: video}\n").getMessage())
                 .contains("objects workload only");
         assertThat(failure(BASE + "load:\n  client: wrk\n  duration: 1500ms\n").getMessage())

@@ -59,6 +59,14 @@ final class NginxConfig {
 
     /** The configuration for a server on loopback {@code port}. */
     String text(int port) {
+        return text(port, "127.0.0.1");
+    }
+
+    /**
+     * The configuration for a server on {@code port} of loopback and, behind a kernel link, also of {@code listenHost}
+     * (the server side's address in its namespace; status and readiness stay on loopback).
+     */
+    String text(int port, String listenHost) {
         String user = runningAsRoot() ? "user root root;  # the store and work folders belong to the runner's user\n" : "";
         String workers = settings.string("worker_processes", "auto");
         return """
@@ -113,8 +121,8 @@ final class NginxConfig {
                     }
                 %s
                     server {
-                        # loopback only
-                        listen 127.0.0.1:%d;
+                        # loopback only (and the address of a kernel link's server side, in its own namespace)
+                        listen 127.0.0.1:%d;%s
                         add_header X-Cache $edgelab_cache always;
 
                         location = %s {
@@ -127,7 +135,8 @@ final class NginxConfig {
                 """.formatted(user, workers, scratch.resolve("nginx.pid"), scratch.resolve("client_body"),
                 files() ? storeTemp() : scratch.resolve("proxy"), scratch.resolve("fastcgi"), scratch.resolve("uwsgi"),
                 scratch.resolve("scgi"), indent(files() ? FILES_LABEL : CACHE_LABEL, 4), originPort,
-                files() ? "" : "\n" + indent(cachePath(), 4) + "\n", port, STATUS_PATH, indent(files() ? filesLocations() : cacheLocation(), 8));
+                files() ? "" : "\n" + indent(cachePath(), 4) + "\n", port,
+                listenHost.equals("127.0.0.1") ? "" : "\n        listen " + listenHost + ":" + port + ";", STATUS_PATH, indent(files() ? filesLocations() : cacheLocation(), 8));
     }
 
     private static final String CACHE_LABEL = """

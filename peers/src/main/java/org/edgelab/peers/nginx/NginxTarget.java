@@ -92,6 +92,11 @@ public final class NginxTarget implements Target {
     }
 
     @Override
+    public boolean listensOnAnyAddress() {
+        return true;
+    }
+
+    @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         PluginSettings settings = settings(build);
         Path nginx = Executables.require("nginx", PACKAGE);
@@ -111,10 +116,10 @@ public final class NginxTarget implements Target {
             NginxAccessLog log = new NginxAccessLog(config.accessLog());
             PeerLauncher.Launched launched = PeerLauncher.launch("nginx", context.workDir(), context.startTimeout(),
                     NginxConfig.STATUS_PATH, port -> {
-                        Files.writeString(conf, config.text(port), StandardCharsets.UTF_8);
+                        Files.writeString(conf, config.text(port, context.listenHost()), StandardCharsets.UTF_8);
                         return context.serverCommand(List.of(nginx.toString(), "-p", scratch.toString() + "/", "-c", conf.toString()));
                     });
-            return new RunningPeer("nginx", origin, launched.process(), launched.port(), log::read, cleanup);
+            return new RunningPeer("nginx", origin, launched.process(), context.listenHost(), launched.port(), log::read, cleanup);
         });
     }
 }

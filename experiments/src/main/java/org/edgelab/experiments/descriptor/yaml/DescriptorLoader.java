@@ -34,6 +34,8 @@ import org.edgelab.experiments.client.LoadClient;
 import org.edgelab.experiments.client.LoadClients;
 import org.edgelab.experiments.descriptor.ByteSizeValue;
 import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.link.NetworkLinks;
+import org.edgelab.link.UserSpaceLink;
 import org.edgelab.experiments.descriptor.Descriptor.Hardware;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
 import org.edgelab.experiments.descriptor.Descriptor.LoadProfile;
@@ -585,9 +587,12 @@ public final class DescriptorLoader {
             } catch (SettingException e) {
                 throw at.error("/load/workload/settings" + (e.key().isEmpty() ? "" : "/" + e.key()), e.getMessage());
             }
-            boolean emulatedLink = links.stream().anyMatch(link -> link.bitsPerSecond() != 0 || !link.oneWayLatency().isZero());
+            // a kernel link needs nothing of the client (it runs in the client namespace); a user-space one, or a kernel
+            // one that may fall back to user space, is emulated by the client itself
+            boolean userSpaceLink = links.stream().anyMatch(link -> !link.isNone()
+                    && (link.emulation().equals(UserSpaceLink.EMULATION) || link.fallback()));
             List<ClientChoice> clients = clients(l.client(), new ClientLoad(connections, threads, duration, settle, timeout,
-                    l.rate(), plugin.name(), emulatedLink), notes);
+                    l.rate(), plugin.name(), userSpaceLink), notes);
             return new LoadProfile(connections, threads, duration, timeout, l.rate(), l.warmUp() == null || l.warmUp(), settle,
                     sizes, workingSet, maxObjects, popularity, target, ranges, links, plugin.name(), workloadSettings.asMap(),
                     clients);
@@ -656,7 +661,17 @@ public final class DescriptorLoader {
                     : bits == 0 && latency.isZero() ? "none"
                     : (spec.bandwidth() == null ? "unlimited" : spec.bandwidth().text())
                             + (latency.isZero() ? "" : "+" + spec.latency().text());
-            return new Link(name, bits, latency);
+            String emulation;
+            try {
+                emulation = NetworkLinks.checkEmulation(spec.emulation() == null ? "kernel" : spec.emulation());
+            } catch (IllegalArgumentException e) {
+                throw at.error(pointer + "/emulation", e.getMessage());
+            }
+            String fallback = spec.fallback() == null ? "none" : spec.fallback();
+            if (!fallback.equals("none") && !fallback.equals("user-space")) {
+                throw at.error(pointer + "/fallback", "must be 'user-space' (use it where a kernel link cannot be made) or 'none', got '" + fallback + "'");
+            }
+            return new Link(name, bits, latency, emulation, fallback.equals("user-space"), spec.buffer() == null ? 0 : spec.buffer().bytes());
         }
 
         private Hardware hardware(DescriptorSpec.Hardware spec) {

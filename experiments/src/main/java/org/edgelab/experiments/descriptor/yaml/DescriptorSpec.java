@@ -92,8 +92,13 @@ public record DescriptorSpec(String name, String kind, Map<String, String> setti
      * @param name      label in results (defaults to the bandwidth and latency)
      * @param bandwidth bits per second ({@code 1gbit}); 0 for unlimited
      * @param latency   one-way latency
+     * @param emulation {@code kernel} (namespaces, veth, tbf, a TUN delay line; the default) or {@code user-space}
+     * @param fallback  {@code user-space}: where a kernel link cannot be made, use the user-space one (and say so);
+     *                  absent or {@code none}: fail naming what is missing
+     * @param buffer    the queue of each direction's shaper (default 20 ms at the link's rate)
      */
-    public record Link(String name, BandwidthValue bandwidth, DurationValue latency) {
+    public record Link(String name, BandwidthValue bandwidth, DurationValue latency, String emulation, String fallback,
+                       ByteSizeValue buffer) {
     }
 
     /**

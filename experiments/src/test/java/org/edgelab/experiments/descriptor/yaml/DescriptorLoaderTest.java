@@ -270,13 +270,46 @@ class DescriptorLoaderTest {
     }
 
     @Test
-    void builtinBoosterHttpHasTheNoCacheBaselineRangesAndLinks() {
-        Descriptor full = DescriptorLoader.load("booster-http", false);
-        assertThat(full.servers().get(0).engine()).isEqualTo(ServerBuild.NO_CACHE);
-        assertThat(full.load().rangeSizes()).extracting(ByteSizeValue::bytes).containsExactly(0L, 1L << 20, 10L << 20, 100L << 20);
-        assertThat(full.load().links()).extracting(Descriptor.Link::bitsPerSecond).containsExactly(1_000_000_000L, 10_000_000_000L);
-        assertThat(full.load().links()).allSatisfy(l -> assertThat(l.oneWayLatency()).hasMillis(40));
+    void builtinBoosterHttpHasReportBsRangesFetchesAndKernelLinks() {
+        Descriptor ranges = DescriptorLoader.load("booster-http", false);
+        assertThat(ranges.servers().get(0).engine()).isEqualTo(ServerBuild.NO_CACHE);
+        assertThat(ranges.load().rangeSizes()).extracting(ByteSizeValue::bytes).containsExactly(1L << 20, 10L << 20, 100L << 20);
+        assertThat(ranges.load().connections()).containsExactly(10, 100, 1000);
+        assertThat(ranges.load().links()).extracting(Descriptor.Link::bitsPerSecond).containsExactly(1_000_000_000L, 10_000_000_000L);
+        assertThat(ranges.load().links()).allSatisfy(l -> {
+            assertThat(l.oneWayLatency()).hasMillis(40);
+            assertThat(l.emulation()).isEqualTo("kernel");
+            assertThat(l.fallback()).isTrue();
+        });
+        Descriptor fetch = DescriptorLoader.load("booster-http-fetch", false);
+        assertThat(fetch.load().connections()).containsExactly(1, 8, 16, 32, 64);
+        assertThat(fetch.load().rangeSizes()).extracting(ByteSizeValue::bytes).containsExactly(0L);
+        assertThat(fetch.servers()).hasSameSizeAs(ranges.servers());
+        // nginx-files is optional: without the peers module or nginx it is left out with a note
+        assertThat(DescriptorLoader.load("booster-http-reduced", false).servers()).extracting(ServerBuild::name)
+                .contains("no-cache", "memory").doesNotContain("raw-log", "raw-files", "lmdb");
         assertThat(DescriptorLoader.load("booster-http", true).servers()).hasSize(2);
+    }
+
+    @Test
+    void aLinkIsKernelWithoutFallbackUnlessItSaysOtherwise() throws IOException {
+        Path file = write("l.yaml", "name: x\nservers:\n  - engine: memory\nload:\n  links:\n    - {bandwidth: 1gbit, latency: 5ms}\n"
+                + "    - {bandwidth: 1gbit, emulation: user-space}\n    - {latency: 5ms, fallback: user-space, buffer: 4MiB}\n");
+        var links = DescriptorLoader.load(file.toString(), false).load().links();
+        assertThat(links).extracting(Descriptor.Link::emulation).containsExactly("kernel", "user-space", "kernel");
+        assertThat(links).extracting(Descriptor.Link::fallback).containsExactly(false, false, true);
+        assertThat(links.get(2).bufferBytes()).isEqualTo(4L << 20);
+    }
+
+    @Test
+    void anUnknownLinkEmulationOrFallbackNamesTheField() throws IOException {
+        DescriptorException e = failure("name: x\nservers:\n  - engine: memory\nload:\n  links:\n    - {bandwidth: 1gbit, emulation: netem}\n");
+        assertThat(e.field()).isEqualTo("load.links[0].emulation");
+        assertThat(e.line()).isEqualTo(6);
+        assertThat(e.getMessage()).contains("unknown link emulation 'netem'").contains("kernel", "user-space");
+        DescriptorException f = failure("name: x\nservers:\n  - engine: memory\nload:\n  links:\n    - {bandwidth: 1gbit, fallback: yes}\n");
+        assertThat(f.field()).isEqualTo("load.links[0].fallback");
+        assertThat(f.getMessage()).contains("'user-space'");
     }
 
     @Test
