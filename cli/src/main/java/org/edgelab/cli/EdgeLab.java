@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "A testbed for comparing CDN edge-cache storage designs.",
-        subcommands = {RunCommand.class, ListCommand.class, ReportCommand.class, ServeCommand.class, OriginCommand.class, LoadCommand.class,
+        subcommands = {RunCommand.class, ListCommand.class, ReportCommand.class, ServeCommand.class, OriginCommand.class, LoadCommand.class, MergeCommand.class,
                 EnginesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class EdgeLab implements Runnable {

@@ -119,6 +119,14 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the request randomness (default: ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--segment", paramLabel = "I/N", description = "Send only worker I's share of a load divided among N"
+            + " workers (0/3, 1/3, 2/3): connections, rate and --requests are the whole load's; worker 0 runs the warm-ups.")
+    private String segment;
+
+    @Option(names = "--start-at", paramLabel = "EPOCH_MS", description = "Start barrier: connect, then start the measured run at"
+            + " this wall-clock time (milliseconds since the epoch), the same for every worker of a divided load.")
+    private Long startAt;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Write result.csv, result.json, ttfb.hlog and ttlb.hlog here.")
     private Path out;
 
@@ -162,7 +170,9 @@ final class LoadCommand implements Callable<Integer> {
                 result.writeJson(out.resolve("result.json"));
                 result.writeHlog(out.resolve("ttfb.hlog"), LatencyLog.Kind.TTFB);
                 result.writeHlog(out.resolve("ttlb.hlog"), LatencyLog.Kind.TTLB);
-                stdout.println("wrote " + out.toAbsolutePath() + "/{result.csv,result.json,ttfb.hlog,ttlb.hlog}");
+                org.edgelab.loadgen.workers.WorkerReport.of(result).write(out.resolve(org.edgelab.loadgen.workers.WorkerReport.FILE));
+                stdout.println("wrote " + out.toAbsolutePath() + "/{result.csv,result.json,ttfb.hlog,ttlb.hlog,"
+                        + org.edgelab.loadgen.workers.WorkerReport.FILE + "}");
             }
             return 0;
         }
@@ -181,6 +191,16 @@ final class LoadCommand implements Callable<Integer> {
                 .verify(!noVerify)
                 .seed(seed)
                 .link(linkEmulation());
+        if (segment != null) {
+            try {
+                b.segment(org.edgelab.loadgen.Segment.parse(segment));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--segment: " + e.getMessage());
+            }
+        }
+        if (startAt != null) {
+            b.startAt(java.time.Instant.ofEpochMilli(startAt));
+        }
         headers.forEach(b::header);
         if (rate != null) {
             b.rate(RateSchedule.parse(rate, duration));

@@ -2,6 +2,7 @@ package org.edgelab.loadgen;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,6 +43,8 @@ public final class LoadConfig {
     private final IntervalListener onInterval;
     private final List<String> headers;
     private final String hostHeader;
+    private final Segment segment;
+    private final Instant startAt;
 
     private LoadConfig(Builder b) {
         this.url = b.url;
@@ -62,6 +65,57 @@ public final class LoadConfig {
         this.onInterval = b.onInterval;
         this.headers = List.copyOf(b.headers);
         this.hostHeader = b.hostHeader;
+        this.segment = b.segment;
+        this.startAt = b.startAt;
+    }
+
+    private LoadConfig(LoadConfig o, Segment segment, Instant startAt) {
+        this.url = o.url;
+        this.connections = o.connections;
+        this.threads = o.threads;
+        this.duration = o.duration;
+        this.requests = o.requests;
+        this.timeout = o.timeout;
+        this.latency = o.latency;
+        this.rate = o.rate;
+        this.workload = o.workload;
+        this.link = o.link;
+        this.verify = o.verify;
+        this.seed = o.seed;
+        this.reportInterval = o.reportInterval;
+        this.lateThreshold = o.lateThreshold;
+        this.warmUp = o.warmUp;
+        this.onInterval = o.onInterval;
+        this.headers = o.headers;
+        this.hostHeader = o.hostHeader;
+        Segment.checkConnections(segment.count(), connections);
+        this.segment = segment;
+        this.startAt = startAt;
+    }
+
+    /**
+     * This load as worker {@code segment} sends it, its measured run starting at {@code startAt} (null: at once);
+     * throws IllegalArgumentException when there are fewer connections than workers.
+     */
+    public LoadConfig withSegment(Segment segment, Instant startAt) {
+        return new LoadConfig(this, Objects.requireNonNull(segment, "segment"), startAt);
+    }
+
+    /**
+     * Which part of the load this process sends ({@link Segment#WHOLE} unless it is one of several workers):
+     * {@link #connections()}, {@link #requests()}, {@link #seed()} and the schedule stay the whole load's, the
+     * runner takes this worker's share of each.
+     */
+    public Segment segment() {
+        return segment;
+    }
+
+    /**
+     * The start barrier: the wall-clock instant the measured run starts at, the same for every worker (they
+     * connect beforehand and wait); empty to start as soon as connected.
+     */
+    public Optional<Instant> startAt() {
+        return Optional.ofNullable(startAt);
     }
 
     /** Told the requests completed in each report interval of every phase (default: nobody). */
@@ -173,8 +227,8 @@ public final class LoadConfig {
     /** A one-line description: "12 connections, 2 threads, 10s, closed loop". */
     public String describe() {
         Schedule s = schedule();
-        return String.format(Locale.ROOT, "%d connections, %d threads, %ss%s%s, %s, timeout %sms, link %s",
-                connections, threads, duration.toMillis() / 1000.0,
+        return String.format(Locale.ROOT, "%d connections%s, %d threads, %ss%s%s, %s, timeout %sms, link %s",
+                connections, segment.whole() ? "" : " (worker " + segment + ": " + segment.connections(connections) + " of them)", threads, duration.toMillis() / 1000.0,
                 warmUp.isZero() ? "" : " after an unrecorded " + warmUp.toMillis() / 1000.0 + "s warm-up",
                 requests > 0 ? ", at most " + requests + " requests" : "",
                 s == null ? "closed loop" : "open loop (" + s.describe() + ")", timeout.toMillis(), link.describe());
@@ -200,6 +254,8 @@ public final class LoadConfig {
         private IntervalListener onInterval = IntervalListener.NONE;
         private final List<String> headers = new ArrayList<>();
         private String hostHeader;
+        private Segment segment = Segment.WHOLE;
+        private Instant startAt;
 
         private Builder() {
         }
@@ -376,11 +432,24 @@ public final class LoadConfig {
             return this;
         }
 
+        /** {@code --segment}: send only this worker's part of the load (default: all of it). */
+        public Builder segment(Segment segment) {
+            this.segment = Objects.requireNonNull(segment, "segment");
+            return this;
+        }
+
+        /** {@code --start-at}: start the measured run at this wall-clock instant (null: as soon as connected). */
+        public Builder startAt(Instant startAt) {
+            this.startAt = startAt;
+            return this;
+        }
+
         /** The config; throws IllegalArgumentException when the URL is missing or options conflict. */
         public LoadConfig build() {
             if (url == null) {
                 throw new IllegalArgumentException("a target URL is required");
             }
+            Segment.checkConnections(segment.count(), connections);
             if (threads > connections) {
                 throw new IllegalArgumentException("connections (" + connections + ") must be >= threads (" + threads + ")");
             }

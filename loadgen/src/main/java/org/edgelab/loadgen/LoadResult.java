@@ -3,6 +3,7 @@ package org.edgelab.loadgen;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Optional;
 
 import org.HdrHistogram.Histogram;
@@ -76,6 +77,21 @@ public final class LoadResult {
     /** Interval histograms and per-loop interval counts. */
     public LatencyLog latencyLog() {
         return measured.latency();
+    }
+
+    /** The measured run's intended start on the wall clock: its start barrier, or when it started without one. */
+    public Instant start() {
+        return measured.start();
+    }
+
+    /** When the measured run's first request was really written (the {@code .hlog}'s StartTime, to the millisecond). */
+    public Instant realStart() {
+        return measured.realStart();
+    }
+
+    /** When the measured run stopped on the wall clock. */
+    public Instant end() {
+        return measured.end();
     }
 
     /** Measured run length in seconds. */

@@ -39,15 +39,28 @@ class OriginFailureTest {
         f.close();
     }
 
+    /**
+     * The client gets either the bytes the origin sent, cut where it was cut, or, when the reset came
+     * while the store write was still opening (before the cache had sent the client anything: a busy
+     * machine's store threads), a whole 502, as nginx answers when its upstream fails before the
+     * response began. Never a complete or wrong body, and nothing stored.
+     */
     @Test
     void anOriginResetMidBodyTruncatesTheClientAndStoresNothing() throws Exception {
         String path = SyntheticPaths.path("reset", 1_000_000) + "?reset-after=300000";
+        long truncatedBefore = f.cache.stats().snapshot(f.store).truncatedResponses();
+        int truncated = 0;
         for (int attempt = 0; attempt < 2; attempt++) {
             try (RawHttp raw = new RawHttp(f.cache.port())) {
                 raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
                 RawHttp.Response r = raw.read(false);
-                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.status()).as("attempt %d", attempt).isIn(200, 502);
                 assertThat(r.header("x-cache")).as("attempt %d", attempt).isEqualTo("MISS");
+                if (r.status() == 502) {
+                    assertThat(r.complete()).as("a 502 is whole").isTrue();
+                    continue;
+                }
+                truncated++;
                 assertThat(r.complete()).isFalse();
                 assertThat(r.body().length).isLessThan(1_000_000);
                 assertThat(verified("reset", 0, r.body())).isTrue();
@@ -56,10 +69,11 @@ class OriginFailureTest {
         assertThat(f.store.lookup(CacheKey.of("http://127.0.0.1" + path))).isEmpty();
         // The client sees the close before the server's event loop has counted it: wait for the count.
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (f.cache.stats().snapshot(f.store).truncatedResponses() < 2 && System.nanoTime() < deadline) {
+        while (f.cache.stats().snapshot(f.store).truncatedResponses() - truncatedBefore < truncated
+                && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertThat(f.cache.stats().snapshot(f.store).truncatedResponses()).isGreaterThanOrEqualTo(2);
+        assertThat(f.cache.stats().snapshot(f.store).truncatedResponses() - truncatedBefore).isGreaterThanOrEqualTo(truncated);
     }
 
     @Test

@@ -232,6 +232,9 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
             }
         }
         sentNanos = now;
+        if (metrics.firstSendNanos == 0) {
+            metrics.firstSendNanos = now;
+        }
         inFlight = true;
         awaitingFirstByte = true;
         headersSeen = false;

@@ -2,6 +2,7 @@ package org.edgelab.loadgen.client;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -36,17 +37,25 @@ import org.edgelab.transport.Transport;
  * connections run on the event loops.
  */
 public final class LoadEngine {
-    /** What one phase measured. */
+    /**
+     * What one phase measured. {@code start} is the phase's start on the wall clock (the start barrier when it had
+     * one), {@code realStart} when its first request was written (equal to {@code start} when none was), and
+     * {@code end} when it stopped ({@code start} plus {@code elapsedNanos}).
+     */
     public record Outcome(Counters counters, LatencyLog latency, Histogram serviceTime, Histogram ttfbHit,
                           Histogram ttfbMiss, long elapsedNanos, long processCpuNanos, long loopCpuNanos,
-                          boolean finishedBeforeDeadline, String transport, LinkReport link) {
+                          boolean finishedBeforeDeadline, String transport, LinkReport link, Instant start,
+                          Instant realStart, Instant end) {
     }
 
-    /** Settings of one phase. */
+    /**
+     * Settings of one phase; {@code startAt} is the start barrier, the wall-clock instant the phase starts at after
+     * its connections are open (null: at once).
+     */
     public record Phase(InetSocketAddress address, String hostHeader, List<String> headers, int connections, int threads,
                         Duration duration, long requestBound, Duration timeout, Schedule schedule,
                         Workload workload, LinkEmulation link, boolean verify, long seed,
-                        Duration reportInterval, Duration lateThreshold, IntervalListener listener) {
+                        Duration reportInterval, Duration lateThreshold, IntervalListener listener, Instant startAt) {
     }
 
     private LoadEngine() {
@@ -83,8 +92,11 @@ public final class LoadEngine {
             CpuClock cpu = new CpuClock(threadIds);
             long cpuStart = CpuClock.processCpuNanos();
             long loopCpuStart = cpu.threadCpuNanos();
-            long start = System.nanoTime();
-            long startMillis = System.currentTimeMillis();
+            // The start barrier as a System.nanoTime value: connections open now and their first requests wait for it.
+            long wait = phase.startAt() == null ? 0 : Duration.between(Instant.now(), phase.startAt()).toNanos();
+            Instant wallStart = wait > 0 ? phase.startAt() : Instant.now();
+            long start = System.nanoTime() + Math.max(0, wait); // a barrier already past: start at once (the real start says so)
+            long startMillis = wallStart.toEpochMilli();
             // Every phase numbers its requests from 0: renewed, its first-time objects are its own, never those
             // of an earlier phase (a warm-up window, a settle) that a cache could still hold.
             Workload workload = phase.workload().renewed();
@@ -93,13 +105,13 @@ public final class LoadEngine {
                     phase.duration().toNanos());
             LatencyLog latency = new LatencyLog(metrics, startMillis, true);
             long interval = phase.reportInterval().toNanos();
-            long[] lastFlip = {System.nanoTime()};
+            long[] lastFlip = {start};
             ScheduledFuture<?> flips = reporter.scheduleAtFixedRate(() -> {
                 long completed = latency.flip();
                 long now = System.nanoTime();
                 phase.listener().interval(completed, (now - lastFlip[0]) / 1e9);
                 lastFlip[0] = now;
-            }, interval, interval, TimeUnit.NANOSECONDS);
+            }, Math.max(0, start - System.nanoTime()) + interval, interval, TimeUnit.NANOSECONDS);
             long sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(phase.timeout().toNanos() / 10, TimeUnit.MILLISECONDS.toNanos(100)));
             List<ScheduledFuture<?>> sweepers = new ArrayList<>();
             for (int i = 0; i < loops.size(); i++) {
@@ -147,6 +159,16 @@ public final class LoadEngine {
                 s.cancel(false);
             }
             flips.cancel(false);
+            long firstSend = Long.MAX_VALUE;
+            for (int i = 0; i < loops.size(); i++) {
+                LoopMetrics m = metrics.get(i);
+                long first = await(loops.get(i).submit(() -> m.firstSendNanos));
+                if (first != 0) {
+                    firstSend = Math.min(firstSend, first);
+                }
+            }
+            Instant realStart = firstSend == Long.MAX_VALUE ? wallStart : wallStart.plusNanos(firstSend - start);
+            latency.startedAt(realStart.toEpochMilli());
             Counters total = Counters.ZERO;
             Histogram serviceTime = new Histogram(3);
             Histogram ttfbHit = new Histogram(3);
@@ -162,7 +184,8 @@ public final class LoadEngine {
             long processCpu = CpuClock.processCpuNanos() - cpuStart;
             latency.flip();
             return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, elapsed, processCpu, loopCpu, finished,
-                    Transport.preferred().label(), carried.emulated() ? carried : LinkReport.none(elapsed / 1e9));
+                    Transport.preferred().label(), carried.emulated() ? carried : LinkReport.none(elapsed / 1e9),
+                    wallStart, realStart, wallStart.plusNanos(elapsed));
         } finally {
             reporter.shutdownNow();
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

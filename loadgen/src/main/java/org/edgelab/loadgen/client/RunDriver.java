@@ -29,7 +29,8 @@ final class RunDriver implements FetchDriver {
         }
         generator.next(ticket, slot);
         if (run.schedule() == null) {
-            due = 0;
+            // closed loop: at once, but not before the start barrier (connections open before it and wait)
+            due = System.nanoTime() - run.startNanos() < 0 ? run.startNanos() : 0;
             return ticket;
         }
         long offset = run.schedule().offsetNanos(ticket);

@@ -28,6 +28,7 @@ public final class LatencyLog {
 
     private final List<LoopMetrics> loops;
     private final long startEpochMillis;
+    private long realStartEpochMillis;
     private final Histogram totalTtfb = new Histogram(3);
     private final Histogram totalTtlb = new Histogram(3);
     private final Histogram[] recycledTtfb;
@@ -42,6 +43,7 @@ public final class LatencyLog {
     public LatencyLog(List<LoopMetrics> loops, long startEpochMillis, boolean recording) {
         this.loops = List.copyOf(loops);
         this.startEpochMillis = startEpochMillis;
+        this.realStartEpochMillis = startEpochMillis;
         this.recording = recording;
         this.recycledTtfb = new Histogram[loops.size()];
         this.recycledTtlb = new Histogram[loops.size()];
@@ -81,6 +83,19 @@ public final class LatencyLog {
         return ttlb.getTotalCount();
     }
 
+    /**
+     * Records when the run really started (its first request was written), which a {@code .hlog} gives as its
+     * StartTime; interval timestamps stay relative to the intended start, its BaseTime.
+     */
+    public synchronized void startedAt(long epochMillis) {
+        this.realStartEpochMillis = epochMillis;
+    }
+
+    /** When the run really started, epoch milliseconds (the intended start until {@link #startedAt} says otherwise). */
+    public synchronized long realStartEpochMillis() {
+        return realStartEpochMillis;
+    }
+
     /** Time to first byte over the whole run so far (a copy). */
     public synchronized Histogram totalTtfb() {
         return totalTtfb.copy();
@@ -100,6 +115,23 @@ public final class LatencyLog {
         return counts;
     }
 
+    /** Requests completed in one interval of the log, between two wall-clock instants in epoch milliseconds. */
+    public record IntervalCount(long startMillis, long endMillis, long completed) {
+    }
+
+    /** Every interval so far with its wall-clock bounds and the requests completed in it (TTLB samples), in order. */
+    public synchronized List<IntervalCount> intervalCounts() {
+        List<IntervalCount> counts = new ArrayList<>();
+        for (Interval interval : intervals) {
+            long sum = 0;
+            for (long c : interval.perLoopCount()) {
+                sum += c;
+            }
+            counts.add(new IntervalCount(interval.startMillis(), interval.endMillis(), sum));
+        }
+        return counts;
+    }
+
     /** Interval lengths in seconds, aligned with {@link #perLoopIntervalCounts()}. */
     public synchronized double[] intervalSeconds() {
         double[] s = new double[intervals.size()];
@@ -115,7 +147,8 @@ public final class LatencyLog {
             HistogramLogWriter writer = new HistogramLogWriter(print);
             writer.outputComment("EdgeLab loadgen " + kind + " in nanoseconds from each request's intended start");
             writer.outputLogFormatVersion();
-            writer.outputStartTime(startEpochMillis);
+            writer.outputStartTime(realStartEpochMillis);
+            writer.outputBaseTime(startEpochMillis);
             writer.setBaseTime(startEpochMillis);
             writer.outputLegend();
             for (Interval interval : intervals) {

@@ -35,6 +35,8 @@ public final class LoopMetrics {
     public long completed;
     /** Requests written to a connection. */
     public long sent;
+    /** System.nanoTime when this loop wrote its first request, 0 before it did (a worker's real start). */
+    public long firstSendNanos;
     /** All bytes read from sockets (headers and bodies). */
     public long bytesRead;
     /** Body bytes received. */

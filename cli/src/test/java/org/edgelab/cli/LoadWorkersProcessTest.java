@@ -1,0 +1,77 @@
+package org.edgelab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.edgelab.loadgen.workers.MergedLoad;
+import org.edgelab.loadgen.workers.WorkerReport;
+import org.edgelab.origin.OriginConfig;
+import org.edgelab.origin.OriginServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Three {@code edgelab load --segment I/3 --start-at T} workers, each a JVM of its own, against a real origin on
+ * loopback, merged from their {@code --out} folders: the counts add up and they started within 50 ms of each other.
+ */
+class LoadWorkersProcessTest {
+
+    @Test
+    void threeWorkerProcessesStartTogetherAndMerge(@TempDir Path dir) throws Exception {
+        try (OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).ioThreads(1).build())) {
+            // JVMs start in a second or two here; the barrier leaves them ample time to connect and wait
+            long startAt = System.currentTimeMillis() + 8000;
+            List<Process> workers = new ArrayList<>();
+            List<Path> outs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Path out = dir.resolve("w" + i);
+                outs.add(out);
+                List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp", System.getProperty("java.class.path"), EdgeLab.class.getName(), "load",
+                        origin.baseUri() + "/objects/1KB/workers", "-c", "6", "-t", "1", "-d", "2s",
+                        "--segment", i + "/3", "--start-at", Long.toString(startAt), "--out", out.toString());
+                workers.add(new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("w" + i + ".log").toFile()).start());
+            }
+            for (int i = 0; i < 3; i++) {
+                assertThat(workers.get(i).waitFor(60, TimeUnit.SECONDS)).as("worker %d ended", i).isTrue();
+                assertThat(workers.get(i).exitValue()).as("worker %d: %s", i, Files.readString(dir.resolve("w" + i + ".log"))).isZero();
+            }
+            List<WorkerReport> reports = new ArrayList<>();
+            for (Path out : outs) {
+                reports.add(WorkerReport.read(out.resolve(WorkerReport.FILE)));
+            }
+            MergedLoad merged = MergedLoad.of(reports);
+            long sum = reports.stream().mapToLong(r -> r.counters().completed()).sum();
+            assertThat(merged.requests()).isEqualTo(sum).isPositive();
+            assertThat(merged.ttlb().getTotalCount()).isEqualTo(sum);
+            assertThat(reports).allSatisfy(r -> assertThat(r.start().toEpochMilli()).isEqualTo(startAt));
+            assertThat(merged.startSkew()).isLessThan(Duration.ofMillis(50));
+            assertThat(merged.windowSeconds()).isBetween(1.8, 2.1);
+
+            java.io.StringWriter text = new java.io.StringWriter();
+            CommandLine cli = EdgeLab.newCommandLine();
+            cli.setOut(new java.io.PrintWriter(text));
+            List<String> args = new ArrayList<>(List.of("load-merge"));
+            outs.forEach(o -> args.add(o.toString()));
+            assertThat(cli.execute(args.toArray(String[]::new))).isZero();
+            assertThat(text.toString()).contains("merged: " + sum + " requests (0 errors)").contains("start skew");
+            System.out.println(text);
+        }
+    }
+
+    @Test
+    void aSegmentOfMoreWorkersThanConnectionsIsRefused() {
+        CommandLine cli = EdgeLab.newCommandLine();
+        cli.setErr(new java.io.PrintWriter(new java.io.StringWriter()));
+        assertThat(cli.execute("load", "http://127.0.0.1:1/x", "-c", "2", "-t", "1", "--segment", "0/3")).isNotZero();
+        assertThat(cli.execute("load", "http://127.0.0.1:1/x", "--segment", "3/3")).isEqualTo(2);
+    }
+}
