@@ -49,7 +49,7 @@ fi
 echo "smoke: serve ok"
 kill "$pid"; wait "$pid" 2>/dev/null || true
 
-# The README's main command: a quick experiment on the embedded default.
+# The README's main command: the built-in default experiment's quick variant.
 out="$(mktemp -d)"
 ./edgelab run varnish-edge --quick --out "$out"
 run_dir="$(ls -d "$out"/varnish-edge/*/ | sed -n 1p)"

@@ -28,8 +28,8 @@ import org.edgelab.units.ByteSize;
  * is not counted. Logs go to the cell's work folder. Stateless and thread-safe.
  *
  * <p>target_settings: {@code cpus} (e.g. {@code 1} or {@code 0-1}: the cache JVM's CPUs), {@code origin_cpus}
- * (the origin JVM's), {@code heap} (the cache JVM's -Xmx, default 2g; it also bounds direct memory, where
- * the memory engine keeps objects), {@code io_threads} (the cache's event loops, default one per core),
+ * (the origin JVM's), {@code heap} (the cache JVM's -Xmx, default 2g or, for a larger memory tier, its capacity
+ * plus 384 MiB; it also bounds direct memory, where the memory engine keeps objects), {@code io_threads} (the cache's event loops, default one per core),
  * {@code origin_faults} (fault rules the origin applies to every response, its {@code --faults}, e.g.
  * {@code first-byte-delay=20ms}: with the {@code none} baseline, a server whose answer time is known, so that
  * any two clients make the same load), {@code memory} and {@code memory_fallback} ({@link ServerMemory}: the cache
@@ -125,7 +125,13 @@ public final class ProcessTarget implements Target {
     }
 
     private static long heapBytes(ServerBuild build) {
-        String heap = TargetSettings.get(build.targetSettings(), "heap").orElse(DEFAULT_HEAP);
+        Optional<String> set = TargetSettings.get(build.targetSettings(), "heap");
+        if (set.isEmpty()) {
+            // Unset: the default, or enough for the memory tier (direct memory is bounded by the heap) and its headroom.
+            long fallback = ByteSize.parse(DEFAULT_HEAP);
+            return Math.max(fallback, memoryTier(build).map(m -> roundUpToMiB(m + HEADROOM + (256L << 20))).orElse(fallback));
+        }
+        String heap = set.get();
         long bytes;
         try {
             bytes = ByteSize.parse(heap);
@@ -136,6 +142,10 @@ public final class ProcessTarget implements Target {
             throw new BuildValidationException("target_settings", "heap " + heap + " is too small for the cache JVM; at least 64m");
         }
         return bytes;
+    }
+
+    private static long roundUpToMiB(long bytes) {
+        return (bytes + (1L << 20) - 1) & -(1L << 20);
     }
 
     /** Bytes of memory the build's engine keeps objects in, for the engines that do (memory, tiered). */

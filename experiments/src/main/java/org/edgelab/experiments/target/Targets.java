@@ -13,6 +13,11 @@ public final class Targets {
 
     /** The target used when a descriptor names none. */
     public static final String DEFAULT = "embedded";
+    /**
+     * The target of EdgeLab's builds when a descriptor names none and another build that runs has a
+     * target of its own (a peer in its own processes): each cache in its own JVM, like with like.
+     */
+    public static final String BESIDE_PEERS = "process";
 
     private static final class Holder {
         static final PluginRegistry<Target> REGISTRY = PluginRegistry.load("target", Target.class);

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.edgelab.link.LinkShape;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -121,7 +124,18 @@ class LinkCleanupTest {
 
     @Test
     void aSignalledJvmRemovesItsLinkOnTheWayOut() throws Exception {
+        List<String> signals = new ArrayList<>();
         for (String signal : List.of("INT", "TERM")) {
+            if (ignoredHere(signal)) {
+                // A child inherits an ignored signal, and a JVM started so installs no handler for it: the
+                // signal cannot reach it (a non-interactive shell's background jobs ignore INT, e.g. nohup cmd &).
+                System.out.println("SIG" + signal + " is ignored by this process tree, so a child JVM cannot be signalled with it: not tested");
+                continue;
+            }
+            signals.add(signal);
+        }
+        Assumptions.assumeFalse(signals.isEmpty(), "SIGINT and SIGTERM are both ignored by this process tree");
+        for (String signal : signals) {
             Child child = Child.start();
             new ProcessBuilder("kill", "-" + signal, Long.toString(child.process.pid())).start().waitFor();
             assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -153,6 +167,18 @@ class LinkCleanupTest {
             NetworkNamespace.delete(dead);
             NetworkNamespace.delete(alive);
         }
+    }
+
+    /** Whether this JVM was started with {@code signal} ignored (SigIgn in /proc/self/status), as its children then are. */
+    private static boolean ignoredHere(String signal) throws IOException {
+        int number = switch (signal) {
+            case "INT" -> 2;
+            case "TERM" -> 15;
+            default -> throw new IllegalArgumentException(signal);
+        };
+        String mask = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("SigIgn:")).findFirst().orElse("SigIgn: 0").substring(7).trim();
+        return (Long.parseUnsignedLong(mask, 16) >>> (number - 1) & 1) == 1;
     }
 
     private static void assertGone(List<String> namespaces, long delayLinePid) throws InterruptedException {

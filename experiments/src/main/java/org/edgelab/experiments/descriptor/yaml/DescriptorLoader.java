@@ -413,6 +413,7 @@ public final class DescriptorLoader {
             if (repetitions < 1) {
                 throw at.error("/repetitions", "must be at least 1, got " + repetitions);
             }
+            List<String> notes = new ArrayList<>();
             String target = targetOverride != null ? targetOverride : spec.target() == null ? Targets.DEFAULT : spec.target();
             try {
                 Targets.get(target);
@@ -420,7 +421,6 @@ public final class DescriptorLoader {
                 throw at.error("/target", e.getMessage());
             }
             Map<String, String> targetSettings = spec.targetSettings() == null ? Map.of() : spec.targetSettings();
-            List<String> notes = new ArrayList<>();
             String kind = spec.kind() == null ? ExperimentKinds.DEFAULT : spec.kind();
             ExperimentPlugin experiment;
             try {
@@ -435,6 +435,14 @@ public final class DescriptorLoader {
                 throw at.error("/settings/" + e.key(), e.getMessage());
             }
             List<ServerBuild> servers = servers(spec.servers(), target, targetSettings, notes);
+            if (targetOverride == null && spec.target() == null && besidePeers(servers)) {
+                // Like with like: the builds that run (peers that are installed) have processes of their own, so EdgeLab's do too.
+                target = Targets.BESIDE_PEERS;
+                notes.clear();
+                servers = servers(spec.servers(), target, targetSettings, notes);
+                notes.add("EdgeLab's builds run on the '" + target + "' target, each cache in its own JVM, as the other builds run"
+                        + " in processes of their own (set target: " + Targets.DEFAULT + " in the descriptor, or --target, to change it)");
+            }
             LoadProfile load = load(spec.load(), source, notes);
             Hardware hardware = hardware(spec.hardware());
             List<String> matrix = matrix(spec.matrix(), servers, load);
@@ -449,6 +457,12 @@ public final class DescriptorLoader {
                 throw located.line() > 0 ? located : at.error("/kind", located.field() + ": " + e.getMessage());
             }
             return descriptor;
+        }
+
+        /** Whether builds on the default target run beside builds on another (a peer, a container, a process). */
+        private static boolean besidePeers(List<ServerBuild> servers) {
+            return servers.stream().anyMatch(b -> b.target().equals(Targets.DEFAULT))
+                    && servers.stream().anyMatch(b -> !b.target().equals(Targets.DEFAULT));
         }
 
         private List<ServerBuild> servers(List<DescriptorSpec.Server> specs, String defaultTarget,

@@ -318,4 +318,21 @@ class DescriptorLoaderTest {
         assertThat(e.field()).isEqualTo("servers[0].settings");
         assertThat(e.getMessage()).contains("takes no settings");
     }
+
+    @Test
+    void besidePeersEdgeLabsBuildsRunInAProcessOfTheirOwnUnlessTheDescriptorSaysOtherwise() throws IOException {
+        String servers = "servers:\n  - {name: mine, engine: memory}\n"
+                + "  - {name: peer, target: varnish, engine: malloc, optional: true}\n  - {name: other, target: process, engine: memory}\n";
+        Descriptor beside = DescriptorLoader.load(write("b.yaml", "name: x\n" + servers).toString(), false);
+        assertThat(beside.servers()).filteredOn(b -> b.name().equals("mine")).extracting(ServerBuild::target).containsExactly("process");
+        assertThat(beside.notes()).anySatisfy(n -> assertThat(n).contains("'process' target").contains("target: embedded"));
+
+        Descriptor asked = DescriptorLoader.load(write("e.yaml", "name: x\ntarget: embedded\n" + servers).toString(), false);
+        assertThat(asked.servers()).filteredOn(b -> b.name().equals("mine")).extracting(ServerBuild::target).containsExactly("embedded");
+        Descriptor flag = DescriptorLoader.load(write("f.yaml", "name: x\n" + servers).toString(), false, "embedded");
+        assertThat(flag.servers()).filteredOn(b -> b.name().equals("mine")).extracting(ServerBuild::target).containsExactly("embedded");
+
+        Descriptor alone = DescriptorLoader.load(write("a.yaml", "name: x\nservers: [{engine: memory}]\n").toString(), false);
+        assertThat(alone.servers()).extracting(ServerBuild::target).containsExactly("embedded");
+    }
 }
