@@ -52,6 +52,11 @@ class FigureNamesTest {
                         || name.startsWith("requests_per_s") || name.equals("elapsed_s"));
         assertThat(all).as("the unit last: _mean_ms, not _ms_mean")
                 .noneMatch(name -> name.matches(".*_(ms|s|bps|bytes)_(mean|max|min|p\\d+)$"));
+        // every memory and I/O column is explained in docs/FIGURES.md
+        String figures = Files.readString(Path.of("..", "docs", "FIGURES.md"));
+        List<String> resources = ResultsCsv.COLUMNS.subList(ResultsCsv.COLUMNS.indexOf("memory_bound"),
+                ResultsCsv.COLUMNS.indexOf("diskstats_write_bytes") + 1);
+        assertThat(resources).hasSizeGreaterThan(10).allSatisfy(c -> assertThat(figures).contains("`" + c + "`"));
         // one name, one meaning: the runner's cpu_s_per_gb is the server's; loadgen's own is named for itself
         assertThat(loadgen).doesNotContain("cpu_s_per_gb").contains("cpu_s_loadgen_per_gb");
     }

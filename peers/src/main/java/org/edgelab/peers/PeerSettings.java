@@ -7,13 +7,14 @@ import java.util.TreeSet;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.EdgeLabBuilds;
 import org.edgelab.experiments.target.ServerBuild;
+import org.edgelab.experiments.target.ServerMemory;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
 
 /**
  * A peer's engines (its storage kinds, e.g. Varnish's {@code malloc} and {@code file}) with the settings
  * each takes, and the checks every peer target makes on a build with them: a known engine, known
- * settings that parse, and no target settings. Immutable and thread-safe.
+ * settings that parse, and no target settings but the memory limit ({@link ServerMemory}). Immutable and thread-safe.
  *
  * @param target  the target's name, for messages
  * @param engines each engine's name and the settings it takes
@@ -29,10 +30,13 @@ public record PeerSettings(String target, Map<String, List<Setting>> engines) {
      * {@code ${store}} is resolved); throws {@link BuildValidationException} naming the field at fault.
      */
     public PluginSettings check(ServerBuild build) {
-        if (!build.targetSettings().isEmpty()) {
-            throw new BuildValidationException("target_settings", "the " + target + " target takes no target settings (its settings go in"
-                    + " settings), got " + build.targetSettings().keySet());
+        java.util.Set<String> others = new TreeSet<>(build.targetSettings().keySet());
+        ServerMemory.SETTINGS.forEach(s -> others.remove(s.name()));
+        if (!others.isEmpty()) {
+            throw new BuildValidationException("target_settings", "the " + target + " target takes no target settings but memory and"
+                    + " memory_fallback (its settings go in settings), got " + others);
         }
+        ServerMemory.validate(build.targetSettings());
         List<Setting> specs = engines.get(build.engine());
         if (specs == null) {
             throw new BuildValidationException("engine", "the " + target + " target has no engine '" + build.engine()

@@ -89,6 +89,11 @@ public final class RunningPeer implements RunningTarget {
     }
 
     @Override
+    public java.util.Optional<Long> serverPid() {
+        return java.util.Optional.of(process.pid());
+    }
+
+    @Override
     public CpuSample cpu() throws IOException {
         return new CpuSample(process.cpuSeconds(), ProcessCpu.METHOD + " of " + peer + " (origin not included)");
     }

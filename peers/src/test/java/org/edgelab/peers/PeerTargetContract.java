@@ -17,6 +17,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.OptionalLong;
+import org.edgelab.experiments.process.cgroup.Cgroup;
+import org.edgelab.experiments.process.cgroup.Cgroups;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
@@ -110,6 +113,34 @@ public abstract class PeerTargetContract {
         for (Path p : removedOnClose(context)) {
             assertThat(p).doesNotExist();
         }
+    }
+
+    @Test
+    void everyProcessOfThePeerRunsInTheCellsMemoryCgroupFromItsStart() throws Exception {
+        assertThat(target().runsServerInCgroup()).isTrue();
+        java.util.Optional<String> noCgroups = Cgroups.unavailableReason();
+        if (noCgroups.isPresent()) {
+            if ("1".equals(System.getenv("EDGELAB_REQUIRE_ROOT"))) {
+                throw new AssertionError("memory cgroups are needed: " + noCgroups.get() + " (EDGELAB_REQUIRE_ROOT=1)");
+            }
+            org.junit.jupiter.api.Assumptions.abort("memory cgroups are needed: " + noCgroups.get() + "; skipped");
+        }
+        long limit = 512L << 20;
+        Path cgroupDir;
+        try (Cgroup cgroup = Cgroups.create("peer-test", OptionalLong.of(limit))) {
+            cgroupDir = cgroup.path();
+            TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, limit, Duration.ofSeconds(30), cgroup);
+            try (RunningTarget running = target().start(build(), context)) {
+                assertThat(fetch(running, SyntheticPaths.path("peer-cgroup-1", SIZE), null, 0)).isEqualTo("MISS");
+                long pid = running.serverPid().orElseThrow();
+                List<Long> tree = new ArrayList<>(List.of(pid));
+                ProcessHandle.of(pid).orElseThrow().descendants().forEach(d -> tree.add(d.pid()));
+                // varnishd's child, nginx's workers: every process of the peer, none of this JVM's
+                assertThat(cgroup.pids()).containsExactlyInAnyOrderElementsOf(tree).doesNotContain(ProcessHandle.current().pid());
+                assertThat(cgroup.memory().peakBytes()).isBetween(1L, limit);
+            }
+        }
+        assertThat(cgroupDir).doesNotExist();
     }
 
     @Test

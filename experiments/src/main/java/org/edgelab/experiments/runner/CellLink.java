@@ -80,7 +80,7 @@ final class CellLink implements AutoCloseable {
     /** The target context for this link: the server listens on the server side's address. */
     TargetContext context(TargetContext base) {
         return new TargetContext(base.storeDir(), base.workDir(), base.cores(), base.memoryBytes(), base.startTimeout(),
-                server().address());
+                server().address(), base.cgroup());
     }
 
     /** What the load generator must emulate itself: the whole link for a user-space link, nothing otherwise. */

@@ -119,6 +119,9 @@ public final class ExperimentRunner {
                 + " ms, an interval busy when it carried at least " + Math.round(LinkSampler.BUSY_SHARE * 100)
                 + " % of the cap towards the client); link_late_mean_ms/link_late_max_ms say how far past its delay the delay line sent packets");
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
+        methods.put("memory", Manifest.MEMORY_NOTE);
+        methods.put("io", Manifest.IO_NOTE);
+        methods.put("page_cache", Manifest.PAGE_CACHE_NOTE);
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
                 descriptor.load().duration().plus(descriptor.load().settle()));
@@ -168,16 +171,19 @@ public final class ExperimentRunner {
         Files.createDirectories(workDir);
         Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
-        try (CellLink link = CellLink.open(cell.link(), target, cell.server(), progress::note)) {
-            TargetContext context = link.context(targetContext(descriptor, storeDir, workDir));
+        try (CellResources resources = CellResources.open(target, cell.server(), descriptor.hardware().memoryBytes(),
+                descriptor.name() + "-" + cell.fileName(), storeDir);
+             CellLink link = CellLink.open(cell.link(), target, cell.server(), progress::note)) {
+            TargetContext context = link.context(targetContext(descriptor, storeDir, workDir, resources.cgroup()));
             // behind a kernel link the target starts from a thread in the server namespace: its listeners, child
             // processes and readiness checks are all there
             try (RunningTarget running = link.onServer(() -> target.start(cell.server(), context))) {
                 for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
-                    rows.add(runRepetition(target, running, link, cell, rep));
+                    rows.add(runRepetition(target, running, link, resources, cell, rep));
                     manifest.cellLink(cell.id(), link.manifestEntry(rows.get(rows.size() - 1).values()));
                 }
             }
+            manifest.cellDetail(cell.id(), "memory", resources.manifestEntry());
         } finally {
             RunFolders.deleteRecursively(storeDir);
             RunFolders.deleteIfEmpty(workDir);
@@ -185,7 +191,7 @@ public final class ExperimentRunner {
         return rows;
     }
 
-    private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, Cell cell, int rep)
+    private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, CellResources resources, Cell cell, int rep)
             throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
@@ -217,6 +223,7 @@ public final class ExperimentRunner {
         ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep);
         ServerCounters before = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuBefore = target.cpu();
+        CellResources.Sample resourcesBefore = resources.sample(target);
         PowerMeter.Window window = power.start();
         progress.phase(cell, rep, "measuring");
         link.startWindow();
@@ -225,14 +232,18 @@ public final class ExperimentRunner {
         Map<String, String> linkColumns = link.columns(result);
         ServerCounters after = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuAfter = target.cpu();
+        CellResources.Sample resourcesAfter = resources.sample(target);
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
         String hlogTtfb = "hlog/" + cell.fileName() + "-r" + rep + ".ttfb.hlog";
         hlog = result.writeHlog(directory.resolve(hlog), LatencyLog.Kind.TTLB) ? hlog : "";
         hlogTtfb = result.writeHlog(directory.resolve(hlogTtfb), LatencyLog.Kind.TTFB) ? hlogTtfb : "";
         progress.repetitionDone(result.requestsPerSecond());
         ResultRow row = row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
+        boolean origin = before.bytesFromOrigin() >= 0 && after.bytesFromOrigin() >= 0;
         Map<String, String> values = new LinkedHashMap<>(row.values());
         values.putAll(linkColumns);
+        values.putAll(resources.columns(resourcesBefore, resourcesAfter, result.bytes(),
+                origin ? after.bytesFromOrigin() - before.bytesFromOrigin() : -1));
         return new ResultRow(values);
     }
 
@@ -319,8 +330,13 @@ public final class ExperimentRunner {
 
     /** What a target may use for one cell of {@code descriptor}: the cell's folders and the hardware's cores and memory. */
     public static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir) {
+        return targetContext(descriptor, storeDir, workDir, null);
+    }
+
+    /** {@link #targetContext(Descriptor, Path, Path)} with the cell's memory cgroup (null: none). */
+    static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir, org.edgelab.experiments.process.cgroup.Cgroup cgroup) {
         return new TargetContext(storeDir, workDir, descriptor.hardware().cores(), descriptor.hardware().memoryBytes(),
-                TARGET_START_TIMEOUT);
+                TARGET_START_TIMEOUT, cgroup);
     }
 
     /** What the workload plugin builds {@code cell}'s requests from; object ids are prefixed {@code c<index>-}. */

@@ -32,6 +32,33 @@ public final class Manifest {
             + " origin, GC and JIT; cpu_s_loadgen is the load client's own CPU (loadgen's event-loop threads, or wrk's"
             + " whole process), cpu_s_jvm_total the runner's whole JVM";
 
+    /** How the server's memory is bounded (each cell's {@code memory.bound} says what was done for it). */
+    public static final String MEMORY_NOTE = "the process target and the peers run the server under test in a memory cgroup made by"
+            + " the runner per cell (cgroup v2 memory.max, or v1 memory.limit_in_bytes where only v1 is mounted), limited to"
+            + " target_settings.memory or else hardware.memory, unlimited when neither is stated; the server's command starts"
+            + " through /bin/sh, which writes its pid into cgroup.procs and then execs it, so every process of the server"
+            + " (varnishd's child, nginx's workers, the JVM) runs in it from its start and the page cache it fills is charged"
+            + " to it; a limit that cannot be enforced fails the cell unless target_settings.memory_fallback is unbounded;"
+            + " memory_bound and memory_limit_bytes say what applied, cells[].memory.bound how; the cgroup is removed after"
+            + " the cell (leftovers of a runner that died are swept at the next cgroup's creation)";
+
+    /** How the I/O and memory figures are read. */
+    public static final String IO_NOTE = "device_read_bytes, device_write_bytes (block-layer bytes; page-cache hits excluded,"
+            + " writes counted when a page is dirtied, less cancelled_write_bytes), read_syscalls, write_syscalls: /proc/<pid>/io"
+            + " of the processes in the server's cgroup (else its process tree), over the measured run; read_amplification ="
+            + " device_read_bytes / bytes the client received; write_amplification = device_write_bytes /"
+            + " server_bytes_from_origin (bytes fetched to be stored); rss_peak_bytes: VmHWM of /proc/<pid>/status summed over"
+            + " those processes, cgroup_memory_peak_bytes: the cgroup's memory.max_usage_in_bytes (v1) or memory.peak (v2), both"
+            + " since the server started, read at the end of the measured run; diskstats_read_bytes, diskstats_write_bytes:"
+            + " /proc/diskstats of the device holding the store, whole device and every process on the machine, over the measured"
+            + " run; an empty column's reason is in cells[].memory.empty_columns";
+
+    /** What is done about the page cache before a measured run. */
+    public static final String PAGE_CACHE_NOTE = "no cache is dropped: each cell's store is new, written by the server inside its"
+            + " cgroup during the warm-up, so its page cache is charged to that cgroup and bounded by the limit, as on a node"
+            + " whose store is many times its memory; page_cache_start_bytes is the cgroup's page cache (memory.stat total_cache"
+            + " in v1, file in v2) when the measured run starts";
+
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Path file;
@@ -40,6 +67,7 @@ public final class Manifest {
     private final Map<String, String> methods;
     private final Map<String, Object> content = new LinkedHashMap<>();
     private final Map<String, String> cellStatus = new LinkedHashMap<>();
+    private final Map<String, Map<String, Object>> cellDetails = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> cellLinks = new LinkedHashMap<>();
 
     /** A manifest at {@code file} for these cells; {@code methods} says how each kind of figure is obtained. */
@@ -103,6 +131,11 @@ public final class Manifest {
         write();
     }
 
+    /** Records {@code value} under {@code key} in the cell's entry (e.g. how its memory was bounded); written with the next rewrite. */
+    public void cellDetail(String cellId, String key, Object value) {
+        cellDetails.computeIfAbsent(cellId, k -> new LinkedHashMap<>()).put(key, value);
+    }
+
     /** Records how a cell's link was emulated and what it measured (written with the cell when it is done). */
     public void cellLink(String cellId, Map<String, Object> link) {
         cellLinks.put(cellId, new LinkedHashMap<>(link));
@@ -129,6 +162,7 @@ public final class Manifest {
             c.put("id", cell.id());
             c.put("dimensions", cell.dimensions());
             c.put("status", cellStatus.get(cell.id()));
+            c.putAll(cellDetails.getOrDefault(cell.id(), Map.of()));
             if (cellLinks.containsKey(cell.id())) {
                 c.put("link", cellLinks.get(cell.id()));
             }

@@ -32,19 +32,27 @@ import org.edgelab.units.ByteSize;
  * plus 384 MiB; it also bounds direct memory, where the memory engine keeps objects), {@code io_threads} (the cache's event loops, default one per core),
  * {@code origin_faults} (fault rules the origin applies to every response, its {@code --faults}, e.g.
  * {@code first-byte-delay=20ms}: with the {@code none} baseline, a server whose answer time is known, so that
- * any two clients make the same load).
+ * any two clients make the same load), {@code memory} and {@code memory_fallback} ({@link ServerMemory}: the cache
+ * JVM, or the origin JVM for {@code none}, runs in the cell's memory cgroup, which it joins before the JVM starts).
  */
 public final class ProcessTarget implements Target {
 
     /** The cache JVM's heap when {@code heap} is not set. */
     static final String DEFAULT_HEAP = "2g";
     /** The target settings this target understands. */
-    static final List<Setting> SETTINGS = List.of(
+    static final List<Setting> SETTINGS = withMemory(
             new Setting("cpus", null, "the cache JVM's CPUs, a taskset -c list such as 1 or 0-1"),
             new Setting("origin_cpus", null, "the origin JVM's CPUs"),
             new Setting("heap", DEFAULT_HEAP, "the cache JVM's -Xmx (it also bounds direct memory, where the memory engine keeps objects)"),
             new Setting("io_threads", "0", "the cache's event loops (0: one per core)"),
             new Setting("origin_faults", null, "fault rules the origin applies to every response, e.g. first-byte-delay=20ms"));
+
+    private static List<Setting> withMemory(Setting... own) {
+        List<Setting> all = new ArrayList<>(List.of(own));
+        all.addAll(ServerMemory.SETTINGS);
+        return List.copyOf(all);
+    }
+
     /** The origin JVM's heap (it holds no objects: synthetic bodies are generated as they are sent). */
     static final long ORIGIN_HEAP = 512L << 20;
     /** Heap and direct memory the cache needs beyond its memory tier (Netty buffers, index, JIT). */
@@ -96,7 +104,15 @@ public final class ProcessTarget implements Target {
                 throw new BuildValidationException("target_settings", "origin_faults: " + e.getMessage());
             }
         });
+        ServerMemory.validate(ts);
         long heap = heapBytes(build);
+        ServerMemory.limit(build, 0).ifPresent(limit -> {
+            if (!build.engine().equals(ServerBuild.NO_CACHE) && limit < heap + HEADROOM) {
+                throw new BuildValidationException("target_settings", "memory " + ByteSize.format(limit) + " must exceed the cache JVM's"
+                        + " heap (" + ByteSize.format(heap) + ") by at least " + ByteSize.format(HEADROOM)
+                        + ", or the kernel kills the JVM when its heap grows; set target_settings heap below it");
+            }
+        });
         EdgeLabBuilds.validate(build);
         memoryTier(build).ifPresent(memory -> {
             if (memory + HEADROOM > heap) {
@@ -171,6 +187,11 @@ public final class ProcessTarget implements Target {
     }
 
     @Override
+    public boolean runsServerInCgroup() {
+        return true;
+    }
+
+    @Override
     public boolean listensOnAnyAddress() {
         return true;
     }
@@ -184,8 +205,11 @@ public final class ProcessTarget implements Target {
         try {
             List<String> originArgs = new ArrayList<>(List.of("--bind", noCache ? context.listenHost() : "127.0.0.1", "--port", "0"));
             TargetSettings.get(ts, "origin_faults").ifPresent(rules -> originArgs.addAll(List.of("--faults", rules)));
-            ManagedProcess origin = ManagedProcess.start("origin", JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP,
-                    TargetSettings.get(ts, "origin_cpus"), originArgs), context.workDir());
+            List<String> originCommand = JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP,
+                    TargetSettings.get(ts, "origin_cpus"), originArgs);
+            // the server under test joins the cell's memory cgroup before its JVM starts: the origin only without a cache
+            ManagedProcess origin = ManagedProcess.start("origin", noCache ? context.serverCommand(originCommand) : originCommand,
+                    context.workDir());
             started.add(origin);
             int originPort = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
             URI originUri = URI.create("http://" + (noCache ? context.listenHost() : "127.0.0.1") + ":" + originPort);
@@ -200,8 +224,8 @@ public final class ProcessTarget implements Target {
                 args.add("-o");
                 args.add(k + "=" + v);
             });
-            ManagedProcess cache = ManagedProcess.start("cache", JvmCommand.forMain(ServeCommand.class.getName(), heapBytes(build),
-                    TargetSettings.get(ts, "cpus"), args), context.workDir());
+            ManagedProcess cache = ManagedProcess.start("cache", context.serverCommand(JvmCommand.forMain(ServeCommand.class.getName(),
+                    heapBytes(build), TargetSettings.get(ts, "cpus"), args)), context.workDir());
             started.add(cache);
             int port = Integer.parseInt(cache.awaitLogLine(CACHE_LINE, context.startTimeout()));
             int adminPort = Integer.parseInt(cache.awaitLogLine(ADMIN_LINE, context.startTimeout()));
@@ -249,6 +273,11 @@ public final class ProcessTarget implements Target {
         public ServerCounters counters() throws IOException {
             requireAlive();
             return stats.read();
+        }
+
+        @Override
+        public Optional<Long> serverPid() {
+            return Optional.of(server.pid());
         }
 
         @Override

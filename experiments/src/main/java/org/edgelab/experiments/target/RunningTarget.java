@@ -28,6 +28,14 @@ public interface RunningTarget extends AutoCloseable {
         return true;
     }
 
+    /**
+     * The process of the server under test, whose process tree's I/O and peak RSS are read from {@code /proc} when it
+     * runs in no cgroup; empty when the server shares the runner's process (embedded) or is not a child process.
+     */
+    default java.util.Optional<Long> serverPid() {
+        return java.util.Optional.empty();
+    }
+
     @Override
     void close();
 }

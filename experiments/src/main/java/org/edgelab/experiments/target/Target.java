@@ -42,6 +42,15 @@ public interface Target extends NamedPlugin {
     RunningTarget start(ServerBuild build, TargetContext context) throws IOException;
 
     /**
+     * Whether the target starts the server under test with {@link TargetContext#serverCommand}, so that it runs in the
+     * memory cgroup the runner makes for the cell (the process target and the peers); false for targets that cannot
+     * (embedded: the runner's own JVM) or bound memory themselves (container).
+     */
+    default boolean runsServerInCgroup() {
+        return false;
+    }
+
+    /**
      * Whether the target can serve clients on {@link TargetContext#listen} other than loopback, from inside a network
      * namespace: started, read and stopped from a thread that has joined it, its client-facing listener on that
      * address, everything else (origin, admin) on the namespace's own loopback. Only such targets run behind a kernel

@@ -78,7 +78,7 @@ class ProcessTargetTest {
         assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false))
                 .hasMessageContaining("bad.yaml")
                 .hasMessageContaining("servers[0].target_settings")
-                .hasMessageContaining("target 'process' has no setting 'cpu'; its settings are: cpus, heap, io_threads, origin_cpus, origin_faults");
+                .hasMessageContaining("target 'process' has no setting 'cpu'; its settings are: cpus, heap, io_threads, memory, memory_fallback, origin_cpus, origin_faults");
     }
 
     @Test
@@ -95,6 +95,13 @@ class ProcessTargetTest {
                 .isInstanceOf(BuildValidationException.class).extracting(e -> ((BuildValidationException) e).field()).isEqualTo("engine");
         target.validate(build("memory", Map.of("capacity", "4GiB"), Map.of("heap", "5g", "cpus", "0-1,3", "io_threads", "2")));
         target.validate(build("none", Map.of(), Map.of("origin_cpus", "1")));
+        assertThatThrownBy(() -> target.validate(build("memory", Map.of(), Map.of("memory", "8MB"))))
+                .hasMessageContaining("memory 8MB is below 16 MiB");
+        assertThatThrownBy(() -> target.validate(build("memory", Map.of(), Map.of("memory", "1GiB", "heap", "1g"))))
+                .hasMessageContaining("memory 1 GiB must exceed the cache JVM's heap (1 GiB)");
+        assertThatThrownBy(() -> target.validate(build("memory", Map.of(), Map.of("memory_fallback", "yes"))))
+                .hasMessageContaining("memory_fallback is 'unbounded' or absent");
+        target.validate(build("raw-log", Map.of(), Map.of("memory", "1GiB", "heap", "512m", "memory_fallback", "unbounded")));
     }
 
     @Test

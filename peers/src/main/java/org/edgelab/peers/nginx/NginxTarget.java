@@ -87,6 +87,11 @@ public final class NginxTarget implements Target {
     }
 
     @Override
+    public boolean runsServerInCgroup() {
+        return true;
+    }
+
+    @Override
     public boolean listensOnAnyAddress() {
         return true;
     }
@@ -112,7 +117,7 @@ public final class NginxTarget implements Target {
             PeerLauncher.Launched launched = PeerLauncher.launch("nginx", context.workDir(), context.startTimeout(),
                     NginxConfig.STATUS_PATH, port -> {
                         Files.writeString(conf, config.text(port, context.listenHost()), StandardCharsets.UTF_8);
-                        return List.of(nginx.toString(), "-p", scratch.toString() + "/", "-c", conf.toString());
+                        return context.serverCommand(List.of(nginx.toString(), "-p", scratch.toString() + "/", "-c", conf.toString()));
                     });
             return new RunningPeer("nginx", origin, launched.process(), context.listenHost(), launched.port(), log::read, cleanup);
         });

@@ -89,6 +89,11 @@ public final class TrafficServerTarget implements Target {
     }
 
     @Override
+    public boolean runsServerInCgroup() {
+        return true;
+    }
+
+    @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         PluginSettings settings = settings(build);
         Path trafficServer = Executables.require("traffic_server", PACKAGE);
@@ -105,7 +110,7 @@ public final class TrafficServerTarget implements Target {
             PeerLauncher.Launched launched = PeerLauncher.launch("traffic_server", context.workDir(), context.startTimeout(),
                     "/", port -> {
                         Path runroot = config.write(port);
-                        return List.of(trafficServer.toString(), "--run-root=" + runroot);
+                        return context.serverCommand(List.of(trafficServer.toString(), "--run-root=" + runroot));
                     });
             TrafficServerStats stats = new TrafficServerStats(launched.port());
             return new RunningPeer("traffic_server", origin, launched.process(), launched.port(), stats::read, cleanup);

@@ -73,6 +73,11 @@ public final class VarnishTarget implements Target {
     }
 
     @Override
+    public boolean runsServerInCgroup() {
+        return true;
+    }
+
+    @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
         PluginSettings settings = settings(build);
         Path varnishd = Executables.require("varnishd", PACKAGE);
@@ -114,7 +119,7 @@ public final class VarnishTarget implements Target {
             PeerLauncher.Launched launched = PeerLauncher.launch("varnishd", context.workDir(), context.startTimeout(), "/", port -> {
                 List<String> withPort = new ArrayList<>(command);
                 withPort.addAll(List.of("-a", "127.0.0.1:" + port));
-                return withPort;
+                return context.serverCommand(withPort);
             });
             VarnishStats stats = new VarnishStats(varnishstat, instance);
             return new RunningPeer("varnishd", origin, launched.process(), launched.port(), stats::read, cleanup);
