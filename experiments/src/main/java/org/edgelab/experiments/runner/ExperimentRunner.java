@@ -41,6 +41,7 @@ import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.Schedule;
+import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
@@ -57,7 +58,8 @@ import org.edgelab.units.Durations;
  *
  * <p>Results go to {@code <root>/<experiment>/<yyyyMMdd-HHmmss>/}: {@code manifest.json},
  * {@code descriptor.yaml}, {@code results.csv} and {@code hlog/<cell>-r<rep>.hlog} (TTLB; TTFB in
- * {@code .ttfb.hlog}, where the client measures it); an outside client's script and log stay in
+ * {@code .ttfb.hlog}, where the client measures it), {@code series.csv} (the measured runs per second, {@link SeriesCsv},
+ * where the client reports intervals: loadgen); an outside client's script and log stay in
  * {@code targets/<cell>/}. A cell's rows are appended only once all its repetitions have finished, and the
  * manifest says {@code partial} until the last cell is done, so an interrupted run (Ctrl-C, via a
  * shutdown hook) is consistent and can be resumed.
@@ -171,6 +173,7 @@ public final class ExperimentRunner {
         Files.createDirectories(workDir);
         Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
+        SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
         try (CellResources resources = CellResources.open(target, cell.server(), descriptor.hardware().memoryBytes(),
                 descriptor.name() + "-" + cell.fileName(), storeDir);
              CellLink link = CellLink.open(cell.link(), target, cell.server(), progress::note)) {
@@ -179,11 +182,12 @@ public final class ExperimentRunner {
             // processes and readiness checks are all there
             try (RunningTarget running = link.onServer(() -> target.start(cell.server(), context))) {
                 for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
-                    rows.add(runRepetition(target, running, link, resources, cell, rep));
+                    rows.add(runRepetition(target, running, link, resources, cell, rep, series));
                     manifest.cellLink(cell.id(), link.manifestEntry(rows.get(rows.size() - 1).values()));
                 }
             }
             manifest.cellDetail(cell.id(), "memory", resources.manifestEntry());
+            series.write(directory);
         } finally {
             RunFolders.deleteRecursively(storeDir);
             RunFolders.deleteIfEmpty(workDir);
@@ -191,8 +195,8 @@ public final class ExperimentRunner {
         return rows;
     }
 
-    private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, CellResources resources, Cell cell, int rep)
-            throws IOException, InterruptedException {
+    private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, CellResources resources, Cell cell, int rep,
+                                    SeriesCsv.Recorder series) throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
         Workload workload = workloadKind.create(workloadRequest(load, workloadSettings, cell));
@@ -217,10 +221,13 @@ public final class ExperimentRunner {
             // A run of its own before the counters are read, so the row's server CPU, hits and power
             // cover the measured run only.
             progress.phase(cell, rep, "settling");
-            ClientRun settle = clientRun(target, link, cell, workload, load.settle(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle");
+            ClientRun settle = clientRun(target, link, cell, workload, load.settle(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle",
+                    progress::interval);
             link.onClient(() -> client.run(settle));
         }
-        ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep);
+        // the per-second series (series.csv) of the measured run, where the client reports intervals
+        ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep,
+                IntervalListener.both(progress::interval, series.phase(rep, "measured").listener()));
         ServerCounters before = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuBefore = target.cpu();
         CellResources.Sample resourcesBefore = resources.sample(target);
@@ -249,13 +256,13 @@ public final class ExperimentRunner {
 
     /** One run of the cell's load client: {@code length} of the measured workload (its warm-up left out). */
     private ClientRun clientRun(RunningTarget target, CellLink cellLink, Cell cell, Workload workload, Duration length,
-                                long seed, String label) {
+                                long seed, String label, IntervalListener onInterval) {
         Descriptor.LoadProfile load = descriptor.load();
         LinkEmulation link = cellLink.loadEmulation();
         return new ClientRun(target.clientUri(), new MeasuredOnly(workload), cell.connections(),
                 Math.min(load.threads(), cell.connections()), length, load.timeout(), load.rate(), link,
                 target.syntheticContent(), seed, directory.resolve("targets").resolve(cell.fileName()), label,
-                PluginSettings.of(cell.client().settings()), progress::interval);
+                PluginSettings.of(cell.client().settings()), onInterval);
     }
 
     private ResultRow row(Target kind, Cell cell, int rep, ClientResult r, ServerCounters before, ServerCounters after,
