@@ -341,7 +341,7 @@ public final class ExperimentRunner {
     }
 
     /** {@link #targetContext(Descriptor, Path, Path)} with the cell's memory cgroup (null: none). */
-    static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir, org.edgelab.experiments.process.cgroup.Cgroup cgroup) {
+    public static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir, org.edgelab.experiments.process.cgroup.Cgroup cgroup) {
         return new TargetContext(storeDir, workDir, descriptor.hardware().cores(), descriptor.hardware().memoryBytes(),
                 TARGET_START_TIMEOUT, cgroup);
     }

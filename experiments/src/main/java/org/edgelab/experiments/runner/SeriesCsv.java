@@ -108,6 +108,14 @@ public final class SeriesCsv {
                 return IntervalListener.ofSnapshots(this::interval);
             }
 
+            /**
+             * Adds a row for {@code s}, an interval loadgen did not report itself: the part-second after its last report
+             * (the run's total counters less those of its reported intervals).
+             */
+            public void add(IntervalSnapshot s) {
+                interval(s);
+            }
+
             private synchronized void interval(IntervalSnapshot s) {
                 if (start == null) {
                     start = Instant.now().minusNanos((long) (s.secondsSinceStart() * 1e9));

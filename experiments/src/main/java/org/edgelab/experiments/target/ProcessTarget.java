@@ -331,6 +331,12 @@ public final class ProcessTarget implements Target {
         }
 
         @Override
+        public Map<String, Double> storeFigures() throws IOException {
+            requireAlive();
+            return noCache ? Map.of() : stats.storeFigures();
+        }
+
+        @Override
         public Optional<Long> serverPid() {
             return Optional.of(server.pid());
         }

@@ -37,6 +37,14 @@ public interface RunningTarget extends AutoCloseable {
     }
 
     /**
+     * The numeric figures of the store under test by name ({@code bytes_written}, an engine's own such as lmdb's
+     * {@code map_high_water_bytes}), where the target can read them (an EdgeLab cache's {@code /stats}); empty otherwise.
+     */
+    default java.util.Map<String, Double> storeFigures() throws IOException {
+        return java.util.Map.of();
+    }
+
+    /**
      * The server under test as a process this target can kill and start again on the same store and port (the
      * {@code restart} experiment); empty where it cannot (embedded: the runner's own JVM; a server it did not start).
      */

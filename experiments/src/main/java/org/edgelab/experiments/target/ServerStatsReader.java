@@ -39,6 +39,28 @@ public final class ServerStatsReader {
         return parse(response.body());
     }
 
+    /**
+     * The numeric figures of the store behind an EdgeLab cache, from its {@code /stats}: {@code store_stats}' own
+     * counters ({@code bytes_written}, {@code evictions}, ...) and its engine's figures ({@code store_stats.extra}, e.g.
+     * lmdb's {@code map_high_water_bytes}), by their snake_case names; empty for an origin.
+     */
+    public java.util.Map<String, Double> storeFigures() throws IOException {
+        PlainHttp.Response response = PlainHttp.get(statsUri, TIMEOUT);
+        if (response.status() != 200) {
+            throw new IOException("GET " + statsUri + " answered " + response.status() + ", not EdgeLab statistics");
+        }
+        JsonNode stats = JSON.readTree(response.body()).path("store_stats");
+        java.util.Map<String, Double> out = new java.util.TreeMap<>();
+        for (JsonNode node : java.util.List.of(stats, stats.path("extra"))) {
+            node.fields().forEachRemaining(e -> {
+                if (e.getValue().isNumber()) {
+                    out.put(e.getKey(), e.getValue().asDouble());
+                }
+            });
+        }
+        return out;
+    }
+
     /** Counters from the JSON of a cache's {@code /stats} or an origin's {@code /_stats}. */
     ServerCounters parse(String json) throws IOException {
         JsonNode node;
