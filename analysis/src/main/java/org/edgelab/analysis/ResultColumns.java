@@ -54,7 +54,16 @@ public final class ResultColumns {
             "power_w", "req_per_s_per_watt", "gbps_per_watt",
             "streams_sustained", "stream_bitrate_bps", "frame_latency_p99_ms", "min_lookahead_frames",
             "streams_first_unhealthy", "fps", "frame_bytes", "look_ahead_frames", "frame_latency_p50_ms",
-            "lookahead_p50_frames", "stalls", "dropped_frames", "frames_played", "errors", "steps");
+            "lookahead_p50_frames", "stalls", "dropped_frames", "frames_played", "errors", "steps",
+            // the restart kind's
+            "kill_at_s", "hit_ratio_before", "hit_ratio_first_s", "hit_ratio_after", "outage_s", "restart_listen_s",
+            "time_to_first_hit_s", "recovery_s", "gap_errors", "gap_errors_connect", "origin_bytes_before_kill",
+            "origin_bytes_after_kill", "first_time_bytes_after_kill", "refetched_bytes", "set_bytes", "refetched_share",
+            "set_misses_after_kill", "server_hits_after_restart", "server_misses_after_restart",
+            // the churn kind's, and the memory and I/O figures it shares with the matrix rows
+            "churn_factor", "store_capacity_bytes", "churned_bytes", "req_per_s_vs_fresh", "ttfb_p99_vs_fresh",
+            "ttlb_p99_vs_fresh", "memory_limit_bytes", "device_read_bytes", "device_write_bytes", "write_amplification",
+            "read_amplification", "diskstats_write_bytes", "store_bytes_written", "store_evictions", "store_file_free_share");
 
     /** Optional text columns: added as missing when a file lacks them. */
     public static final List<String> OPTIONAL_TEXT = List.of("power_source", HLOG_TTLB, HLOG_TTFB);
@@ -62,7 +71,7 @@ public final class ResultColumns {
     /** Text columns that are measurements or bookkeeping, not dimensions. */
     public static final Set<String> NOT_DIMENSIONS = Set.of(
             "cell", "repetition", "power_source", "cpu_method", HLOG_TTLB, HLOG_TTFB, SOURCE_DIR,
-            "search_capped", "limit");
+            "search_capped", "limit", "recovered", "note", "memory_bound");
 
     private ResultColumns() {
     }

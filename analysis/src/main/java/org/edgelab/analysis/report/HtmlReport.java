@@ -97,6 +97,7 @@ public final class HtmlReport {
             if (hasValues(mine, "streams_sustained")) {
                 plots.add(streams(mine, id + "streams-sustained", "Streams sustained" + suffix));
             }
+            org.edgelab.analysis.SeriesTable.of(mine).ifPresent(series -> plots.addAll(SeriesPlots.plots(series, id, suffix)));
         }
         return plots;
     }
@@ -145,13 +146,25 @@ public final class HtmlReport {
                         + " ×: ratio to the baseline build. <a href=\"#summary\">Every figure</a> ("
                         + summary.columnCount() + " columns, and as CSV).</p>\n");
         html.append(headline(Headline.sections(results, baseline)));
+        for (String experiment : new java.util.LinkedHashSet<>(results.stringColumn("experiment").asList())) {
+            Table mine = results.where(results.stringColumn("experiment").isEqualTo(experiment));
+            for (java.util.Map.Entry<String, Table> t : EventTables.of(mine)) {
+                html.append("<h2 class=\"event-table\">").append(SvgLinePlot.escape(experiment)).append("</h2>\n<p class=\"note\">")
+                        .append(SvgLinePlot.escape(t.getKey())).append("</p>\n<div class=\"wide\" id=\"").append(slug(experiment))
+                        .append("-").append(t.getValue().name()).append("-summary\">").append(table(t.getValue())).append("</div>\n");
+            }
+        }
         html.append("<h2 id=\"plots\">Plots</h2>\n");
         List<String> absent = new ArrayList<>();
         for (Plot plot : plots(results)) {
             if (plot.drawn()) {
                 html.append("<figure id=\"").append(plot.id()).append("\" class=\"plot-figure\" data-series=\"")
                         .append(plot.series()).append("\" data-points=\"").append(plot.points()).append("\">\n")
-                        .append(plot.svg()).append("</figure>\n");
+                        .append(plot.svg());
+                if (!plot.note().isEmpty()) {
+                    html.append("<figcaption class=\"note\">").append(SvgLinePlot.escape(plot.note())).append("</figcaption>\n");
+                }
+                html.append("</figure>\n");
             } else {
                 absent.add(plot.title() + ": " + plot.note());
             }

@@ -197,10 +197,11 @@ public final class ChurnExperiment implements ExperimentPlugin {
             this.factor = settings.integer("churn_factor", 10, 1, 1000);
             this.progress = options.progress();
             Map<String, String> methods = new LinkedHashMap<>();
-            methods.put("churn", "each repetition on a new store: warm-up pass, load.settle unrecorded, the measured load (phase"
+            methods.put("churn", "each repetition on a new store: warm-up pass, load.settle unrecorded of requests for the set"
+                    + " alone (nothing new stored), the measured load (phase"
                     + " fresh); then " + factor + " x the store's capacity (store_capacity_bytes) of never-seen objects of the cell's"
                     + " size fetched once each through the cache with the cell's connections (phase churn; churned_bytes: what the"
-                    + " origin sent for them); then the warm-up pass again (the set was evicted), load.settle, and the same measured"
+                    + " origin sent for them); then the warm-up pass again (the set was evicted), load.settle on the set, and the same measured"
                     + " load (phase churned); req_per_s_vs_fresh, ttfb_p99_vs_fresh, ttlb_p99_vs_fresh: churned / fresh");
             methods.put("write_amplification", "device_write_bytes (the server's /proc/<pid>/io write_bytes, or its cgroup's"
                     + " processes) / server_bytes_from_origin over each phase; diskstats_write_bytes: the store device's, whole device");
@@ -249,14 +250,14 @@ public final class ChurnExperiment implements ExperimentPlugin {
                     cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), factor, ByteSize.format(capacity), count));
             try (EventCell c = EventCell.start(d, options, directory, cell, rep, this::say)) {
                 c.warmUp(c.seed(0x5bd1e995L));
-                c.settle(c.seed(0x27d4eb2dL));
+                c.settleOnSet(c.seed(0x27d4eb2dL));
                 Map<String, String> fresh = phase(c, rep, series, "fresh", c.workload(), d.load().duration(), 0, c.seed(0));
                 Workload churn = neverSeen("c" + cell.index() + "-churn-r" + rep + "-", size, count);
                 Map<String, String> churned = phase(c, rep, series, "churn", churn,
                         settings.duration("churn_timeout", Duration.ofMinutes(30)), count, c.seed(0x632be5abL));
                 say("  churn: " + churned.get("requests") + " objects, " + churned.get("churned_bytes") + " bytes from the origin");
                 c.warmUp(c.seed(0x85ebca6bL));
-                c.settle(c.seed(0xc2b2ae35L));
+                c.settleOnSet(c.seed(0xc2b2ae35L));
                 Map<String, String> after = phase(c, rep, series, "churned", c.workload(), d.load().duration(), 0, c.seed(1));
                 after.put("req_per_s_vs_fresh", ratio(after, fresh, "req_per_s"));
                 after.put("ttfb_p99_vs_fresh", ratio(after, fresh, "ttfb_p99_ms"));

@@ -167,6 +167,20 @@ final class EventCell implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code load.settle} unrecorded of requests for the set alone (no first-time object, so the store gets
+     * nothing new): a fresh server's JIT and caches reach their hot path and the store stays as the warm-up left it.
+     */
+    void settleOnSet(long seed) throws InterruptedException {
+        if (!d.load().settle().isZero()) {
+            Descriptor.LoadProfile l = d.load();
+            Workload setOnly = WorkloadPlugins.get(l.workloadKind()).create(new org.edgelab.experiments.workload.WorkloadRequest(
+                    cell.objectSize().bytes(), cell.rangeSize().bytes(), l.workingSet(), l.maxObjects(), l.popularity(), 1.0,
+                    PluginSettings.of(l.workloadSettings()), "c" + cell.index() + "-"));
+            LoadRunner.measure(load(setOnly, l.settle(), seed).build());
+        }
+    }
+
     /** The identifying columns of a row of this repetition. */
     Map<String, String> identity() {
         Map<String, String> v = new LinkedHashMap<>();
