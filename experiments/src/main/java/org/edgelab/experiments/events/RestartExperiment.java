@@ -230,12 +230,9 @@ public final class RestartExperiment implements ExperimentPlugin {
                 series.write(directory);
                 ResultsCsv.append(csv, COLUMNS, rows);
             });
-            List<String> notes = new ArrayList<>(d.notes());
-            if (d.servers().stream().anyMatch(b -> b.target().equals("varnish") && b.engine().equals("file"))) {
-                notes.add("varnish-file: " + VARNISH_FILE_NOTE);
-            }
+            // the Varnish file note goes with its rows (the summary prints it beside the figures) and the manifest
             return new RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(), outcome.ran(), resumed,
-                    ResultsCsv.read(csv), notes);
+                    ResultsCsv.read(csv), d.notes());
         }
 
         private ResultRow repetition(Cell cell, int rep, SeriesCsv.Recorder series) throws IOException, InterruptedException {
