@@ -23,7 +23,8 @@ import org.edgelab.origin.OriginServer;
  * A peer serving one cell: EdgeLab's synthetic origin in this JVM and the peer's process in front of it.
  * CPU time is the peer's process tree only (the origin is not under test). {@link #close()} stops the
  * peer, then the origin, then deletes the files the peer made outside the cell's folders; it is
- * idempotent. Thread-safe.
+ * idempotent. A peer made {@link #restartable} can be SIGKILLed and started again with its first command on the same
+ * port and store ({@link #restart()}), its origin running on. Thread-safe.
  */
 public final class RunningPeer implements RunningTarget {
 

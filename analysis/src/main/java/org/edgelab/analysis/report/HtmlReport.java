@@ -66,6 +66,8 @@ public final class HtmlReport {
      * over time within each cell (one line per repetition, from the interval histograms, one plot per object size); then
      * TTLB p99 against object size and against concurrency, throughput against concurrency, hit ratio, requests/s per
      * watt and Gbit/s per watt. Streams sustained per server build when the results hold video-streams measurements.
+     * Hit ratio and req/s per second of each phase where the run folders have a {@code series.csv} ({@link SeriesPlots});
+     * the caption of such a plot ({@link Plot#note()}) gives the events on its time axis.
      * A plot whose data the experiment lacks (or whose x axis has one value only) is returned undrawn with a note.
      */
     public static List<Plot> plots(Table results) {
@@ -129,7 +131,8 @@ public final class HtmlReport {
 
     /**
      * The whole report as one HTML document. Its first screen is the {@link Headline} per experiment and object size,
-     * with ratios to {@code baseline} (a build name; null or unknown: the first peer, else the first build); then the
+     * with ratios to {@code baseline} (a build name; null or unknown: the first peer, else the first build), and the
+     * {@link EventTables} of restart and churn experiments; then the
      * plots, the published figures beside the measured ones, and the wide summary table behind a link (with the same
      * table as a CSV download carried inside the file, so nothing is fetched).
      */

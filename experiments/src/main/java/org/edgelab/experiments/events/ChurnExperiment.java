@@ -3,28 +3,22 @@ package org.edgelab.experiments.events;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.CellResources;
 import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.Manifest;
 import org.edgelab.experiments.runner.ResultRow;
-import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
@@ -32,7 +26,6 @@ import org.edgelab.experiments.runner.SeriesCsv;
 import org.edgelab.experiments.runner.SettledCounters;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
-import org.edgelab.experiments.target.Targets;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.workload.RequestGenerator;
@@ -43,7 +36,6 @@ import org.edgelab.plugin.Setting;
 import org.edgelab.plugin.SettingException;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.units.ByteSize;
-import org.edgelab.units.Durations;
 
 /**
  * The {@code churn} experiment (report A's claim that a massive storage engine's eviction causes less fragmentation):
@@ -132,21 +124,13 @@ public final class ChurnExperiment implements ExperimentPlugin {
                 "hit %", "write amp", "free in f", "req/s x", "p99 x");
         for (ResultRow r : rows) {
             out.printf(Locale.ROOT, "%-34s %4s %-8s %10s %11s %9s %9s %9s %8s %8s%n", r.get("cell"), r.get("repetition"), r.get("phase"),
-                    dash(r.get("req_per_s")), dash(r.get("ttfb_p99_ms")), pct(r.number("hit_ratio_requests")),
-                    dash(r.get("write_amplification")), pct(r.number("store_file_free_share")), dash(r.get("req_per_s_vs_fresh")),
-                    dash(r.get("ttfb_p99_vs_fresh")));
+                    EventCell.dash(r.get("req_per_s")), EventCell.dash(r.get("ttfb_p99_ms")), EventCell.pct(r.number("hit_ratio_requests")),
+                    EventCell.dash(r.get("write_amplification")), EventCell.pct(r.number("store_file_free_share")), EventCell.dash(r.get("req_per_s_vs_fresh")),
+                    EventCell.dash(r.get("ttfb_p99_vs_fresh")));
         }
         out.println("churned row: req/s and TTFB p99 as ratios to the fresh store (x); write amp: device bytes written per byte"
                 + " fetched from the origin; free in f: lmdb's free pages below its file's high-water mark");
         out.flush();
-    }
-
-    private static String pct(double v) {
-        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v * 100);
-    }
-
-    private static String dash(String s) {
-        return s.isEmpty() ? "-" : s;
     }
 
     @Override
@@ -216,30 +200,7 @@ public final class ChurnExperiment implements ExperimentPlugin {
         }
 
         RunResult all() throws IOException {
-            Path descriptorCopy = directory.resolve("descriptor.yaml");
-            if (!Files.exists(descriptorCopy)) {
-                Files.writeString(descriptorCopy, d.sourceText(), StandardCharsets.UTF_8);
-            }
-            Path csv = directory.resolve("results.csv");
-            Set<String> finished = new HashSet<>();
-            for (ResultRow row : ResultsCsv.read(csv)) {
-                finished.add(row.get("cell"));
-            }
-            Targets.requireAvailable(d.servers());
-            int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
-            manifest.start(finished, options.resume() != null);
-            d.notes().forEach(n -> say("note: " + n));
-            CellLoop.Outcome outcome = CellLoop.run(cells, finished, manifest, directory, this::say, cell -> {
-                SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
-                List<ResultRow> rows = new ArrayList<>();
-                for (int rep = 1; rep <= d.repetitions(); rep++) {
-                    rows.addAll(repetition(cell, rep, series));
-                }
-                series.write(directory);
-                ResultsCsv.append(csv, COLUMNS, rows);
-            });
-            return new RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(), outcome.ran(), resumed,
-                    ResultsCsv.read(csv), d.notes());
+            return EventCell.runAll(d, options, directory, cells, manifest, COLUMNS, this::say, this::repetition);
         }
 
         private List<ResultRow> repetition(Cell cell, int rep, SeriesCsv.Recorder series) throws IOException, InterruptedException {
@@ -317,10 +278,7 @@ public final class ChurnExperiment implements ExperimentPlugin {
         }
 
         private void say(String line) {
-            if (progress != null) {
-                progress.println(line);
-                progress.flush();
-            }
+            EventCell.say(progress, line);
         }
     }
 }

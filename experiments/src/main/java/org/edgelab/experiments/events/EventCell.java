@@ -66,6 +66,66 @@ final class EventCell implements AutoCloseable {
                 PluginSettings.of(d.load().workloadSettings()), cell));
     }
 
+    /** The rows of one repetition of one cell, its series phases added to {@code series}. */
+    @FunctionalInterface
+    interface Repetition {
+        List<org.edgelab.experiments.runner.ResultRow> run(Cell cell, int repetition, org.edgelab.experiments.runner.SeriesCsv.Recorder series)
+                throws IOException, InterruptedException;
+    }
+
+    /**
+     * The run-folder steps both event kinds share: the descriptor copied in, the cells already in {@code results.csv}
+     * skipped (a resumed run), every other cell's repetitions run in {@link org.edgelab.experiments.runner.CellLoop}, its
+     * rows (with {@code columns}) and its {@code series.csv} rows written once all its repetitions are done.
+     */
+    static org.edgelab.experiments.runner.RunResult runAll(Descriptor d, RunOptions options, Path directory, List<Cell> cells,
+                                                           org.edgelab.experiments.runner.Manifest manifest, List<String> columns,
+                                                           Consumer<String> say, Repetition repetition) throws IOException {
+        Path descriptorCopy = directory.resolve("descriptor.yaml");
+        if (!Files.exists(descriptorCopy)) {
+            Files.writeString(descriptorCopy, d.sourceText(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Path csv = directory.resolve("results.csv");
+        java.util.Set<String> finished = new java.util.HashSet<>();
+        for (org.edgelab.experiments.runner.ResultRow row : org.edgelab.experiments.runner.ResultsCsv.read(csv)) {
+            finished.add(row.get("cell"));
+        }
+        Targets.requireAvailable(d.servers());
+        int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
+        manifest.start(finished, options.resume() != null);
+        d.notes().forEach(n -> say.accept("note: " + n));
+        org.edgelab.experiments.runner.CellLoop.Outcome outcome = org.edgelab.experiments.runner.CellLoop.run(cells, finished,
+                manifest, directory, say, cell -> {
+                    org.edgelab.experiments.runner.SeriesCsv.Recorder series = new org.edgelab.experiments.runner.SeriesCsv.Recorder(cell.id());
+                    List<org.edgelab.experiments.runner.ResultRow> rows = new java.util.ArrayList<>();
+                    for (int rep = 1; rep <= d.repetitions(); rep++) {
+                        rows.addAll(repetition.run(cell, rep, series));
+                    }
+                    series.write(directory);
+                    org.edgelab.experiments.runner.ResultsCsv.append(csv, columns, rows);
+                });
+        return new org.edgelab.experiments.runner.RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(),
+                outcome.ran(), resumed, org.edgelab.experiments.runner.ResultsCsv.read(csv), d.notes());
+    }
+
+    /** Prints {@code line} to {@code out} (null: nowhere) at once. */
+    static void say(java.io.PrintStream out, String line) {
+        if (out != null) {
+            out.println(line);
+            out.flush();
+        }
+    }
+
+    /** A share as a percentage with one decimal, {@code -} for NaN (for the kinds' printed summaries). */
+    static String pct(double v) {
+        return Double.isNaN(v) ? "-" : String.format(java.util.Locale.ROOT, "%.1f", v * 100);
+    }
+
+    /** {@code s}, or {@code -} when empty. */
+    static String dash(String s) {
+        return s.isEmpty() ? "-" : s;
+    }
+
     /** The checks every event kind makes of a descriptor: loadgen, the {@code objects} workload, no kernel link, full fetches. */
     static void validate(Descriptor d, String kind) {
         if (!d.load().workloadKind().equals("objects")) {

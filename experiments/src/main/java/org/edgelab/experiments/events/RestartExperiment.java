@@ -3,13 +3,10 @@ package org.edgelab.experiments.events;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,12 +19,10 @@ import java.util.concurrent.FutureTask;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.Manifest;
 import org.edgelab.experiments.runner.ResultRow;
-import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
@@ -35,7 +30,6 @@ import org.edgelab.experiments.runner.SeriesCsv;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.ServerRestart;
-import org.edgelab.experiments.target.Targets;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.measure.Counters;
@@ -138,9 +132,9 @@ public final class RestartExperiment implements ExperimentPlugin {
         Set<String> notes = new java.util.LinkedHashSet<>();
         for (ResultRow r : rows) {
             out.printf(Locale.ROOT, "%-34s %4s %8s %8s %9s %10s %11s %10s %9s%n", r.get("cell"), r.get("repetition"),
-                    pct(r.number("hit_ratio_before")), dash(r.get("outage_s")), dash(r.get("time_to_first_hit_s")),
-                    r.get("recovered").equals("true") ? r.get("recovery_s") : "never", pct(r.number("refetched_share")),
-                    r.get("gap_errors"), pct(r.number("hit_ratio_first_s")));
+                    EventCell.pct(r.number("hit_ratio_before")), EventCell.dash(r.get("outage_s")), EventCell.dash(r.get("time_to_first_hit_s")),
+                    r.get("recovered").equals("true") ? r.get("recovery_s") : "never", EventCell.pct(r.number("refetched_share")),
+                    r.get("gap_errors"), EventCell.pct(r.number("hit_ratio_first_s")));
             if (!r.get("note").isEmpty()) {
                 notes.add(r.get("server") + ": " + r.get("note"));
             }
@@ -149,14 +143,6 @@ public final class RestartExperiment implements ExperimentPlugin {
                 + " (1 s resolution); refetched: origin bytes beyond its steady rate, as a share of the warmed set");
         notes.forEach(n -> out.println("note: " + n));
         out.flush();
-    }
-
-    private static String pct(double v) {
-        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v * 100);
-    }
-
-    private static String dash(String s) {
-        return s.isEmpty() ? "-" : s;
     }
 
     @Override
@@ -208,31 +194,9 @@ public final class RestartExperiment implements ExperimentPlugin {
         }
 
         RunResult all() throws IOException {
-            Path descriptorCopy = directory.resolve("descriptor.yaml");
-            if (!Files.exists(descriptorCopy)) {
-                Files.writeString(descriptorCopy, d.sourceText(), StandardCharsets.UTF_8);
-            }
-            Path csv = directory.resolve("results.csv");
-            Set<String> finished = new HashSet<>();
-            for (ResultRow row : ResultsCsv.read(csv)) {
-                finished.add(row.get("cell"));
-            }
-            Targets.requireAvailable(d.servers());
-            int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
-            manifest.start(finished, options.resume() != null);
-            d.notes().forEach(n -> say("note: " + n));
-            CellLoop.Outcome outcome = CellLoop.run(cells, finished, manifest, directory, this::say, cell -> {
-                SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
-                List<ResultRow> rows = new ArrayList<>();
-                for (int rep = 1; rep <= d.repetitions(); rep++) {
-                    rows.add(repetition(cell, rep, series));
-                }
-                series.write(directory);
-                ResultsCsv.append(csv, COLUMNS, rows);
-            });
             // the Varnish file note goes with its rows (the summary prints it beside the figures) and the manifest
-            return new RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(), outcome.ran(), resumed,
-                    ResultsCsv.read(csv), d.notes());
+            return EventCell.runAll(d, options, directory, cells, manifest, COLUMNS, this::say,
+                    (cell, rep, series) -> List.of(repetition(cell, rep, series)));
         }
 
         private ResultRow repetition(Cell cell, int rep, SeriesCsv.Recorder series) throws IOException, InterruptedException {
@@ -380,10 +344,7 @@ public final class RestartExperiment implements ExperimentPlugin {
         }
 
         private void say(String line) {
-            if (progress != null) {
-                progress.println(line);
-                progress.flush();
-            }
+            EventCell.say(progress, line);
         }
     }
 }
