@@ -158,7 +158,12 @@ final class EventCell implements AutoCloseable {
             resources = CellResources.open(target, cell.server(), d.hardware().memoryBytes(), d.name() + "-" + name, storeDir);
             RunningTarget running = target.start(cell.server(),
                     ExperimentRunner.targetContext(d, storeDir, workDir, resources.cgroup()));
-            return new EventCell(d, cell, repetition, directory, storeDir, workDir, target, resources, running, say);
+            try {
+                return new EventCell(d, cell, repetition, directory, storeDir, workDir, target, resources, running, say);
+            } catch (RuntimeException e) {
+                running.close();
+                throw e;
+            }
         } catch (IOException | RuntimeException e) {
             if (resources != null) {
                 resources.close();

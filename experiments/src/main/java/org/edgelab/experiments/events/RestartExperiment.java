@@ -240,6 +240,10 @@ public final class RestartExperiment implements ExperimentPlugin {
                     result = load.get();
                 } catch (ExecutionException ex) {
                     throw new IOException("the load of " + cell.id() + " failed: " + ex.getCause(), ex.getCause());
+                } catch (InterruptedException stop) {
+                    loader.interrupt(); // Ctrl-C: the load stops before the cell's servers do
+                    loader.join(30_000);
+                    throw stop;
                 }
                 long originEnd = restart.originBytesSent();
                 // the part-second after loadgen's last report: the run's totals less every reported interval

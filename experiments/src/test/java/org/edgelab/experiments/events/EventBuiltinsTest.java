@@ -37,16 +37,18 @@ class EventBuiltinsTest {
         Descriptor full = DescriptorLoader.load("churn", false);
         assertThat(full.kind()).isEqualTo("churn");
         assertThat(PluginSettings.of(full.settings()).integer("churn_factor", 0)).isEqualTo(10);
-        assertThat(full.servers()).extracting(ServerBuild::engine).contains("raw-log", "raw-files", "lmdb", "tiered", "memory");
-        for (ServerBuild b : full.servers()) {
-            long capacity = ChurnExperiment.capacity(b, PluginSettings.of(full.settings()));
-            assertThat(capacity).as(b.name()).isGreaterThanOrEqualTo(1_000_000_000L);
-            if (!b.engine().equals("memory")) {
-                // the page cache must not hold the whole store, or the churn never reaches the device
-                assertThat(org.edgelab.units.ByteSize.parse(b.targetSettings().get("memory"))).as(b.name()).isLessThan(capacity);
+        Descriptor quick = DescriptorLoader.load("churn", true);
+        for (Descriptor d : java.util.List.of(full, quick)) {
+            assertThat(d.servers()).extracting(ServerBuild::engine).contains("raw-log", "raw-files", "lmdb", "tiered", "memory");
+            for (ServerBuild b : d.servers()) {
+                long capacity = ChurnExperiment.capacity(b, PluginSettings.of(d.settings()));
+                if (!b.engine().equals("memory")) {
+                    // the page cache must not hold the whole store, or a churned page is rewritten in memory and the
+                    // churn never reaches the device (a 256 MB store beside a 512 MiB cgroup did that)
+                    assertThat(org.edgelab.units.ByteSize.parse(b.targetSettings().get("memory"))).as(b.name()).isLessThan(capacity);
+                }
             }
         }
-        Descriptor quick = DescriptorLoader.load("churn", true);
         assertThat(quick.load().duration()).isLessThanOrEqualTo(Duration.ofSeconds(5));
         assertThat(quick.repetitions()).isEqualTo(1);
     }
