@@ -249,7 +249,7 @@ public final class ChurnExperiment implements ExperimentPlugin {
             CellResources.Sample resourcesBefore = c.resources().sample(c.running());
             var config = c.load(w, duration, seed).requests(requests).onInterval(phase.listener()).build();
             LoadResult r = LoadRunner.measure(config);
-            phase.startedAt(r.start());
+            phase.finish(r.start(), r.counters(), r.elapsedSeconds());
             ServerCounters after = SettledCounters.read(c.running());
             CellResources.Sample resourcesAfter = c.resources().sample(c.running());
             Map<String, String> v = c.identity();

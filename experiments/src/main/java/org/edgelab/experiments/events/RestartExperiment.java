@@ -32,7 +32,6 @@ import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.ServerRestart;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.IntervalSnapshot;
@@ -246,17 +245,8 @@ public final class RestartExperiment implements ExperimentPlugin {
                     throw stop;
                 }
                 long originEnd = restart.originBytesSent();
-                // the part-second after loadgen's last report: the run's totals less every reported interval
-                Counters reported = seconds.stream().map(IntervalSnapshot::counters).reduce(Counters.ZERO, Counters::plus);
-                double last = seconds.isEmpty() ? 0 : seconds.get(seconds.size() - 1).secondsSinceStart();
-                if (result.elapsedSeconds() > last) {
-                    Counters rest = result.counters().minus(reported);
-                    IntervalSnapshot tail = new IntervalSnapshot(result.elapsedSeconds(), result.elapsedSeconds() - last,
-                            rest.completed(), rest);
-                    seconds.add(tail);
-                    phase.add(tail);
-                }
-                phase.startedAt(result.start());
+                // the part-second after loadgen's last report counts too
+                phase.finish(result.start(), result.counters(), result.elapsedSeconds()).ifPresent(seconds::add);
                 ServerCounters after = c.running().counters();
                 return row(c, cell, rep, result, seconds, phase, e, originStart, originEnd, after);
             }

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.IntervalSnapshot;
@@ -94,6 +96,8 @@ public final class SeriesCsv {
             private final Instant created = Instant.now();
             private final List<Row> rows = new ArrayList<>();
             private Instant start;
+            private Counters reported = Counters.ZERO;
+            private double last;
 
             private record Row(double second, Map<String, String> values) {
             }
@@ -109,17 +113,29 @@ public final class SeriesCsv {
             }
 
             /**
-             * Adds a row for {@code s}, an interval loadgen did not report itself: the part-second after its last report
-             * (the run's total counters less those of its reported intervals).
+             * Ends the phase once loadgen's run returned: sets its start ({@code phaseStart}, loadgen's) and adds the
+             * part-second after loadgen's last report as a last row (the run's {@code total} counters less those of
+             * the reported intervals; a run shorter than one interval has only that row). Returns that interval, empty
+             * when the run ended at a report.
              */
-            public void add(IntervalSnapshot s) {
-                interval(s);
+            public synchronized Optional<IntervalSnapshot> finish(Instant phaseStart, Counters total, double elapsedSeconds) {
+                this.start = phaseStart;
+                Counters rest = total.minus(reported);
+                if (elapsedSeconds <= last || (rest.completed() == 0 && rest.totalErrors() == 0 && rest.cacheResponses() == 0)) {
+                    return Optional.empty();
+                }
+                IntervalSnapshot tail = new IntervalSnapshot(elapsedSeconds, elapsedSeconds - last, rest.completed(), rest);
+                interval(tail);
+                return Optional.of(tail);
             }
 
             private synchronized void interval(IntervalSnapshot s) {
+                // until finish gives loadgen's start, it is estimated from the first interval (the reporter's delay off)
                 if (start == null) {
                     start = Instant.now().minusNanos((long) (s.secondsSinceStart() * 1e9));
                 }
+                reported = reported.plus(s.counters());
+                last = Math.max(last, s.secondsSinceStart());
                 Map<String, String> v = base(s.secondsSinceStart());
                 v.put("interval_s", ExperimentRunner.num(s.seconds()));
                 v.put("requests", String.valueOf(s.counters().completed()));
@@ -129,14 +145,6 @@ public final class SeriesCsv {
                 v.put("errors_connect", String.valueOf(s.counters().errors(ErrorClass.CONNECT)));
                 v.put("bytes", String.valueOf(s.bodyBytes()));
                 rows.add(new Row(s.secondsSinceStart(), v));
-            }
-
-            /**
-             * Sets the phase's start (loadgen's, once its run returned); until then it is estimated from the first
-             * interval (the reporter's delay off), or the phase's creation when no interval came.
-             */
-            public synchronized void startedAt(Instant phaseStart) {
-                this.start = phaseStart;
             }
 
             /** Marks {@code event} now. */
