@@ -39,6 +39,7 @@ class DiskFailureExperimentTest {
                            full_working_set: 40MB, full_duration: 3s}
                 servers:
                   - {name: raw-log, engine: raw-log, settings: {disks: "${store}", capacity: 48MB}}
+                  - {name: raw-files, engine: raw-files, settings: {dir: "${store}", capacity: 48MB}}
                   - {name: lmdb, engine: lmdb, settings: {path: "${store}", capacity: 48MB, sync: nometasync}}
                 load:
                   connections: 4
@@ -55,7 +56,8 @@ class DiskFailureExperimentTest {
         assertThat(result.complete()).isTrue();
         List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));
         assertThat(rows).extracting(r -> r.get("cell") + " " + r.get("phase"))
-                .containsExactly("server=raw-log disk-failure", "server=raw-log full-fs", "server=lmdb full-fs");
+                .containsExactly("server=raw-log disk-failure", "server=raw-log full-fs", "server=raw-files full-fs",
+                        "server=lmdb full-fs");
 
         ResultRow failure = rows.get(0);
         assertThat(failure.get("file_systems")).isEqualTo("2 x ext4 on loop devices of 32 MiB");
@@ -70,7 +72,7 @@ class DiskFailureExperimentTest {
         assertThat(failure.get("disk_back")).isIn("true", "false");
         assertThat(failure.number("disks_online_at_end")).isGreaterThanOrEqualTo(1.0);
 
-        for (ResultRow full : rows.subList(1, 3)) {
+        for (ResultRow full : rows.subList(1, 4)) {
             assertThat(full.number("errors")).as("%s: a full file system loses no response", full.get("cell")).isZero();
             assertThat(full.number("stored_objects_lost")).as("%s: nor a stored object", full.get("cell")).isZero();
             assertThat(full.number("objects_stored_max")).isPositive();
