@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.edgelab.storage.contract.CrashHarness;
 import org.edgelab.storage.contract.ScratchMount;
 import org.junit.jupiter.api.Test;
 
 /**
  * Scratch file systems for real (root; skipped with the reason without it, failing with EDGELAB_REQUIRE_ROOT=1):
- * close removes the mount, the loop device and the image; what a dead process left behind is swept; an ext4 one
+ * close removes the mount, the loop device and the image, and so does a SIGTERM of the process that made it; what a
+ * dead process left behind is swept; an ext4 one
  * unmounted and mounted again keeps its data.
  */
 class ScratchFileSystemsTest {
@@ -31,6 +34,34 @@ class ScratchFileSystemsTest {
         assertThat(ScratchFileSystems.loopDevices()).noneMatch(l -> l[0].equals(device) && l[1].contains(dir.getFileName().toString()));
         assertThat(dir).doesNotExist();
         assertThat(dir.resolveSibling(dir.getFileName() + ".img")).doesNotExist();
+    }
+
+    @Test
+    void aSigtermedProcessRemovesItsFileSystemOnTheWayOut() throws Exception {
+        ScratchMount.require(ScratchFileSystems.loopUnavailableReason());
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                CrashHarness.classPath(), ScratchFileSystemHolder.class.getName()).redirectErrorStream(true).start();
+        try {
+            java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8));
+            String line = out.readLine();
+            while (line != null && !line.startsWith(ScratchFileSystemHolder.READY)) {
+                line = out.readLine();
+            }
+            assertThat(line).as("the child mounted its file system").isNotNull();
+            String dir = line.substring(ScratchFileSystemHolder.READY.length());
+            assertThat(ScratchFileSystems.mountPoints()).contains(dir);
+
+            child.destroy(); // SIGTERM: the shutdown hook runs
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(ScratchFileSystems.mountPoints()).doesNotContain(dir);
+            assertThat(ScratchFileSystems.loopDevices()).noneMatch(l -> l[1].startsWith(dir));
+            assertThat(Path.of(dir)).doesNotExist();
+            assertThat(Path.of(dir + ".img")).doesNotExist();
+        } finally {
+            child.destroyForcibly();
+        }
     }
 
     @Test
