@@ -105,7 +105,8 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             new Setting("heal_at", "20s", "when it is unmounted, checked and mounted again (off: never)"),
             new Setting("full_fs_size", "64MiB", "the one file system under the store in the full-fs phase"),
             new Setting("full_working_set", "256MB", "distinct objects the full-fs load asks for (more than the file system)"),
-            new Setting("full_duration", "same", "the full-fs phase's load (same: load.duration)"));
+            new Setting("full_duration", "same", "the longest the full-fs phase's load runs (same: load.duration); it ends"
+                    + " sooner once it has sent twice as many requests as full_working_set has objects"));
 
     @Override
     public String name() {
@@ -144,11 +145,12 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
         Duration failAt = s.duration("fail_at", Duration.ofSeconds(10));
         String healText = s.string("heal_at", "20s");
         Duration healAt = healText.equals("off") ? null : s.duration("heal_at", Duration.ofSeconds(20));
-        if (failAt.toMillis() < 1000 || failAt.compareTo(loadDuration) >= 0) {
+        boolean failure = phases.contains(FAILURE);
+        if (failure && (failAt.toMillis() < 1000 || failAt.compareTo(loadDuration) >= 0)) {
             throw new SettingException("fail_at", "must be at least 1s (a second of load before the failure) and before"
                     + " the end of load.duration (" + Durations.format(loadDuration) + "), got " + Durations.format(failAt));
         }
-        if (healAt != null && (healAt.compareTo(failAt) <= 0 || healAt.compareTo(loadDuration) >= 0)) {
+        if (failure && healAt != null && (healAt.compareTo(failAt) <= 0 || healAt.compareTo(loadDuration) >= 0)) {
             throw new SettingException("heal_at", "must be after fail_at and before the end of load.duration, or off; got "
                     + Durations.format(healAt));
         }
@@ -164,7 +166,7 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             throw new SettingException("full_working_set", "must be more than full_fs_size (" + ByteSize.format(fullFs)
                     + "), so that the file system fills; got " + ByteSize.format(fullSet));
         }
-        return new Plan(phases.contains(FAILURE), phases.contains(FULL), disks, diskSize, failDisk, failAt, healAt,
+        return new Plan(failure, phases.contains(FULL), disks, diskSize, failDisk, failAt, healAt,
                 fullFs, fullSet, fullDuration);
     }
 
@@ -273,7 +275,8 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                     + " the mean before it and no 5xx or cut response (server counts)");
             methods.put("disk_back", "whether the store shows the healed disk ONLINE at the end of the phase");
             methods.put("full_fs", "one file system of full_fs_size under a store whose configured capacity is larger;"
-                    + " no warm-up; full_working_set of distinct objects, uniform; errors = responses lost; stored_objects_lost"
+                    + " no warm-up; full_working_set of distinct objects, uniform, twice as many requests as objects (at most"
+                    + " full_duration); errors = responses lost; stored_objects_lost"
                     + " = the most objects the store held during the phase minus those it held at the end (it evicts"
                     + " nothing below its capacity)");
             methods.put("series", "series.csv: per second of each phase, the server's own counters (requests, hits, 5xx and"
@@ -356,7 +359,7 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                     Sampler sampler = new Sampler(running, cell, rep, FAILURE);
                     FaultSchedule faults = new FaultSchedule(disks, sampler);
                     LoadResult result = sampler.during(faults, () -> LoadRunner.run(load(running, cell, workload,
-                            d.load().duration(), rep)));
+                            d.load().duration(), 0, rep)));
                     return failureRow(cell, rep, build, disks, running, result, sampler, faults);
                 }
             } finally {
@@ -375,8 +378,10 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                 try (RunningTarget running = target.start(cell.server(), ExperimentRunner.targetContext(d, storeDir, workDir(cell)))) {
                     Workload workload = workload(cell, plan.fullWorkingSet(), Double.NaN);
                     Sampler sampler = new Sampler(running, cell, rep, FULL);
-                    LoadResult result = sampler.during(null, () -> LoadRunner.run(load(running, cell, workload,
-                            plan.fullDuration(), rep)));
+                    // bounded by requests, not only by time: on a slow or busy machine the file system still fills
+                    long objects = Math.max(1, Math.min(d.load().maxObjects(), plan.fullWorkingSet() / cell.objectSize().bytes()));
+                    LoadConfig config = load(running, cell, workload, plan.fullDuration(), 2 * objects, rep);
+                    LoadResult result = sampler.during(null, () -> LoadRunner.run(config));
                     return fullRow(cell, rep, disks, running, result, sampler);
                 }
             }
@@ -389,10 +394,11 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             return workloadKind.create(request);
         }
 
-        private LoadConfig load(RunningTarget running, Cell cell, Workload workload, Duration duration, int rep) {
+        /** The phase's load: {@code duration} long, or {@code requests} requests if that comes first (0: no bound). */
+        private LoadConfig load(RunningTarget running, Cell cell, Workload workload, Duration duration, long requests, int rep) {
             int threads = Math.min(d.load().threads(), cell.connections());
             return LoadConfig.builder().url(running.clientUri()).connections(cell.connections()).threads(threads)
-                    .duration(duration).timeout(d.load().timeout()).workload(ExperimentRunner.measuredOnly(workload))
+                    .duration(duration).requests(requests).timeout(d.load().timeout()).workload(ExperimentRunner.measuredOnly(workload))
                     .verify(running.syntheticContent()).seed(d.seed() * 1_000_003L + cell.index() * 1_009L + rep).build();
         }
 

@@ -1,6 +1,7 @@
 package org.edgelab.experiments.disk;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.storage.contract.ScratchMount;
 import org.edgelab.storage.disk.ScratchFileSystems;
 import org.junit.jupiter.api.Test;
@@ -28,6 +30,46 @@ class DiskFailureExperimentTest {
     Path dir;
 
     @Test
+    void settingsThatCannotMakeTheEventAreRefusedWithTheirPlace() throws Exception {
+        String base = """
+                name: bad-disk-failure
+                kind: disk-failure
+                includes: [hardware/local]
+                settings: {%s}
+                servers:
+                  - {name: raw-log, engine: raw-log, settings: {disks: "${store}", capacity: 48MB}}
+                load: {duration: 6s, workload: {object_sizes: [100KB], working_set: 8MB}}
+                matrix: [server]
+                """;
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, base.formatted("fail_disk: 2"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("bad.yaml:4")
+                .hasMessageContaining("fail_disk: must name one of the 2 disks");
+        Files.writeString(file, base.formatted("fail_at: 4s, heal_at: 3s"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("heal_at: must be after fail_at");
+        Files.writeString(file, base.formatted("fail_at: 6s"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("before the end of load.duration");
+        Files.writeString(file, base.formatted("phases: crash"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("unknown phase 'crash'");
+        Files.writeString(file, base.formatted("fail_at: 2s, heal_at: 4s, full_fs_size: 64MiB, full_working_set: 32MB"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("so that the file system fills");
+        Files.writeString(file, base.formatted("phases: full-fs, fail_at: 60s"));
+        assertThat(DescriptorLoader.load(file.toString(), false).kind()).as("fail_at matters only to the disk-failure phase")
+                .isEqualTo("disk-failure");
+    }
+
+    @Test
+    void theBuiltInsLoadFullAndQuick() throws Exception {
+        for (boolean quick : new boolean[] {false, true}) {
+            Descriptor d = DescriptorLoader.load("disk-failure", quick);
+            assertThat(d.kind()).isEqualTo("disk-failure");
+            assertThat(d.servers()).extracting(ServerBuild::name).contains("raw-log", "tiered", "raw-files", "lmdb");
+            assertThat(d.servers().stream().filter(b -> DiskFailureExperiment.disksSetting(b).isPresent()))
+                    .extracting(ServerBuild::name).containsExactly("raw-log", "tiered");
+        }
+    }
+
+    @Test
     void aDiskShutDownUnderLoadCostsItsObjectsButNoResponseAndAFullFileSystemLosesNothing() throws Exception {
         ScratchMount.require(ScratchFileSystems.loopUnavailableReason());
         Path file = dir.resolve("tiny-disk-failure.yaml");
@@ -35,8 +77,8 @@ class DiskFailureExperimentTest {
                 name: tiny-disk-failure
                 kind: disk-failure
                 includes: [hardware/local]
-                settings: {disks: 2, disk_size: 32MiB, fail_at: 2s, heal_at: 4s, full_fs_size: 16MiB,
-                           full_working_set: 40MB, full_duration: 3s}
+                settings: {disks: 2, disk_size: 32MiB, fail_at: 3s, heal_at: 5s, full_fs_size: 16MiB,
+                           full_working_set: 40MB, full_duration: 60s}
                 servers:
                   - {name: raw-log, engine: raw-log, settings: {disks: "${store}", capacity: 48MB}}
                   - {name: raw-files, engine: raw-files, settings: {dir: "${store}", capacity: 48MB}}
@@ -44,7 +86,7 @@ class DiskFailureExperimentTest {
                 load:
                   connections: 4
                   threads: 1
-                  duration: 6s
+                  duration: 8s
                   timeout: 10s
                   workload: {object_sizes: [100KB], working_set: 8MB, popularity: uniform, target_hit_ratio: 0.9}
                 matrix: [server]
@@ -83,7 +125,7 @@ class DiskFailureExperimentTest {
 
         List<String> series = Files.readAllLines(result.directory().resolve("series.csv"));
         assertThat(series.get(0)).isEqualTo(String.join(",", DiskFailureExperiment.SERIES_COLUMNS));
-        assertThat(series).anyMatch(l -> l.startsWith("server=raw-log,2,") && l.contains(",disk-failure,disk 1 fails"));
+        assertThat(series).anyMatch(l -> l.startsWith("server=raw-log,3,") && l.contains(",disk-failure,disk 1 fails"));
         assertThat(series).anyMatch(l -> l.startsWith("server=lmdb,") && l.contains(",full-fs,"));
 
         String self = ScratchFileSystems.PREFIX + ProcessHandle.current().pid() + "-";
