@@ -215,11 +215,11 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
 
     @Override
     public void printSummary(List<ResultRow> rows, PrintWriter out) {
-        out.printf(Locale.ROOT, "%-26s %3s %-12s %8s %6s %5s %6s %8s %8s %8s %7s %6s %9s%n", "cell", "rep", "phase", "req/s",
+        out.printf(Locale.ROOT, "%-36s %3s %-12s %8s %6s %5s %6s %8s %8s %8s %7s %6s %9s%n", "cell", "rep", "phase", "req/s",
                 "errors", "5xx", "integ", "hit bef", "hit dur", "dip", "lost sh", "carry", "back/lost");
         for (ResultRow r : rows) {
             boolean failure = FAILURE.equals(r.get("phase"));
-            out.printf(Locale.ROOT, "%-26s %3s %-12s %8s %6s %5s %6s %8s %8s %8s %7s %6s %9s%n", r.get("cell"), r.get("repetition"),
+            out.printf(Locale.ROOT, "%-36s %3s %-12s %8s %6s %5s %6s %8s %8s %8s %7s %6s %9s%n", r.get("cell"), r.get("repetition"),
                     r.get("phase"), dash(r.get("req_per_s")), dash(r.get("errors")), dash(r.get("errors_status_5xx")),
                     dash(r.get("errors_integrity")), dash(r.get("hit_ratio_before")), dash(r.get("hit_ratio_during")),
                     dash(r.get("hit_ratio_dip")), dash(r.get("failed_disk_share")), dash(r.get("carry_on_s")),
