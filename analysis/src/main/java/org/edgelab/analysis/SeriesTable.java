@@ -17,8 +17,10 @@ import tech.tablesaw.io.csv.CsvReadOptions;
  * The per-second time series of run folders ({@code series.csv}, written by the runner beside {@code results.csv}): a
  * row per report interval of a measured phase (cell, repetition, phase, {@code second} since the phase's start and the
  * interval's requests, hits, misses, errors, bytes) and a row per event ({@code event}: kill, listening, first-hit, with
- * its second and no counters). Read into one Tablesaw table with {@code hit_ratio} (hits / (hits + misses)) and
- * {@code req_per_s} (requests / interval length) added, and {@link ResultColumns#SOURCE_DIR}.
+ * its second and no counters). The shared shape is cell, second, requests, hits, errors, bytes: the {@code disk-failure}
+ * kind writes that from the server's counters, with its events on the interval rows, and no {@code interval_s} (1 s)
+ * or {@code misses} (requests less hits). Read into one Tablesaw table with {@code hit_ratio} (hits / (hits + misses))
+ * and {@code req_per_s} (requests / interval length) added, and {@link ResultColumns#SOURCE_DIR}.
  *
  * <p>Thread-safety: stateless.
  */
@@ -26,8 +28,7 @@ public final class SeriesTable {
     /** The file's name in a run folder. */
     public static final String FILE = "series.csv";
     /** The columns a series file must have. */
-    public static final List<String> REQUIRED = List.of("cell", "repetition", "phase", "second", "interval_s", "requests", "hits",
-            "misses", "errors", "bytes", "event");
+    public static final List<String> REQUIRED = List.of("cell", "second", "requests", "hits", "errors", "bytes");
     private static final List<String> NUMBERS = List.of("second", "interval_s", "requests", "hits", "misses", "errors",
             "errors_connect", "bytes");
 
@@ -70,6 +71,23 @@ public final class SeriesTable {
         if (!t.containsColumn("errors_connect")) {
             t.addColumns(DoubleColumn.create("errors_connect", t.rowCount()));
         }
+        for (String[] text : new String[][] {{"repetition", "1"}, {"phase", "measured"}, {"event", null}}) {
+            if (!t.containsColumn(text[0])) {
+                StringColumn c = StringColumn.create(text[0], t.rowCount());
+                if (text[1] != null) {
+                    c.setMissingTo(text[1]);
+                }
+                t.addColumns(c);
+            }
+        }
+        if (!t.containsColumn("interval_s")) {
+            DoubleColumn one = DoubleColumn.create("interval_s", t.rowCount());
+            one.setMissingTo(1.0);
+            t.addColumns(one);
+        }
+        if (!t.containsColumn("misses")) {
+            t.addColumns(t.doubleColumn("requests").subtract(t.doubleColumn("hits")).setName("misses"));
+        }
         DoubleColumn hits = t.doubleColumn("hits");
         DoubleColumn answered = hits.add(t.doubleColumn("misses"));
         DoubleColumn ratio = hits.divide(answered).setName("hit_ratio");
@@ -90,9 +108,9 @@ public final class SeriesTable {
         return series.where(series.stringColumn("event").isNotMissing());
     }
 
-    /** The rows of {@code series} that are intervals. */
+    /** The rows of {@code series} that are intervals (they have counts; an interval may also carry an event). */
     public static Table intervals(Table series) {
-        return series.where(series.stringColumn("event").isMissing());
+        return series.where(series.doubleColumn("requests").isNotMissing());
     }
 
     /** The distinct values of a text column, in order of first appearance. */

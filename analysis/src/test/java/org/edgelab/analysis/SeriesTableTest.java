@@ -70,12 +70,31 @@ class SeriesTableTest {
     }
 
     @Test
+    void theDiskFailureKindsShapeReadsWithItsEventsOnItsSeconds(@TempDir Path dir) throws Exception {
+        // DiskFailureExperiment.SERIES_COLUMNS: the shared shape from the server's counters, events on the interval rows
+        Path file = dir.resolve(SeriesTable.FILE);
+        Files.writeString(file, """
+                cell,second,requests,hits,errors,bytes,repetition,phase,event
+                server=raw-log,0,100,90,0,1000,1,disk-failure,
+                server=raw-log,1,80,40,3,800,1,disk-failure,fail
+                server=raw-log,2,90,,0,900,1,disk-failure,
+                """);
+        Table t = SeriesTable.read(file);
+
+        assertThat(SeriesTable.intervals(t).rowCount()).isEqualTo(3);
+        assertThat(SeriesTable.events(t).stringColumn("event").asList()).containsExactly("fail");
+        assertThat(t.doubleColumn("hit_ratio").asList().subList(0, 2)).containsExactly(0.9, 0.5);
+        assertThat(t.doubleColumn("hit_ratio").isMissing(2)).isTrue(); // the server could not tell its hits
+        assertThat(t.doubleColumn("req_per_s").asList()).containsExactly(100.0, 80.0, 90.0);
+    }
+
+    @Test
     void aRunWithoutASeriesHasNoneAndABrokenOneIsRefusedByName(@TempDir Path dir) throws Exception {
         assertThat(SeriesTable.of(ResultSet.load(TestResults.fixtures()))).isEmpty();
 
         Path file = dir.resolve(SeriesTable.FILE);
         Files.writeString(file, "cell,repetition,second\nx,1,1.0\n");
         assertThatThrownBy(() -> SeriesTable.read(file)).isInstanceOf(ResultFormatException.class)
-                .hasMessageContaining("no column 'phase'");
+                .hasMessageContaining("no column 'requests'");
     }
 }

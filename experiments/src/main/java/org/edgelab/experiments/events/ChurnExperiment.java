@@ -26,6 +26,7 @@ import org.edgelab.experiments.runner.SeriesCsv;
 import org.edgelab.experiments.runner.SettledCounters;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
+import org.edgelab.experiments.target.ServerStatsReader;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.workload.RequestGenerator;
@@ -262,7 +263,7 @@ public final class ChurnExperiment implements ExperimentPlugin {
                 v.put("churned_bytes", origin ? String.valueOf(fromOrigin) : "");
             }
             v.putAll(c.resources().columns(resourcesBefore, resourcesAfter, r.counters().bytesRead(), fromOrigin));
-            Map<String, Double> store = c.running().storeFigures();
+            Map<String, Double> store = c.running().cacheStats().map(ServerStatsReader::storeFigures).orElse(Map.of());
             v.put("store_bytes_written", figure(store, "bytes_written"));
             v.put("store_evictions", figure(store, "evictions"));
             Double high = store.get("map_high_water_bytes");

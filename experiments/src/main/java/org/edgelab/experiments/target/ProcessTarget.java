@@ -1,5 +1,6 @@
 package org.edgelab.experiments.target;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -264,23 +265,23 @@ public final class ProcessTarget implements Target {
         private final String cpuMethod;
         private final ServerStatsReader stats;
         private final List<ManagedProcess> processes;
-        private final boolean noCache;
+        private final boolean cacheProcess;
         private final AtomicBoolean closed = new AtomicBoolean();
         private volatile ManagedProcess server;
         private volatile ServerRestart restart;
 
         Running(URI clientUri, ManagedProcess origin, ManagedProcess cache, ServerStatsReader stats, List<ManagedProcess> processes) {
             this.clientUri = clientUri;
-            this.noCache = cache == null;
-            this.server = cache == null ? origin : cache;
+                        this.server = cache == null ? origin : cache;
             this.cpuMethod = (cache == null ? "process: origin JVM (no cache), " : "process: cache JVM, ") + ProcessCpu.METHOD;
             this.stats = stats;
             this.processes = new java.util.concurrent.CopyOnWriteArrayList<>(processes);
+            this.cacheProcess = cache != null;
         }
 
         /** Lets the cache JVM be restarted with {@code command} (its ports fixed); the origin's counters from {@code origin}. */
         void restartWith(List<String> command, TargetContext context, ServerStatsReader origin) {
-            if (noCache) {
+            if (!cacheProcess) {
                 return;
             }
             int[] starts = {0};
@@ -331,9 +332,9 @@ public final class ProcessTarget implements Target {
         }
 
         @Override
-        public Map<String, Double> storeFigures() throws IOException {
+        public Optional<JsonNode> cacheStats() throws IOException {
             requireAlive();
-            return noCache ? Map.of() : stats.storeFigures();
+            return cacheProcess ? Optional.of(stats.readJson()) : Optional.empty();
         }
 
         @Override

@@ -39,17 +39,26 @@ public final class ServerStatsReader {
         return parse(response.body());
     }
 
-    /**
-     * The numeric figures of the store behind an EdgeLab cache, from its {@code /stats}: {@code store_stats}' own
-     * counters ({@code bytes_written}, {@code evictions}, ...) and its engine's figures ({@code store_stats.extra}, e.g.
-     * lmdb's {@code map_high_water_bytes}), by their snake_case names; empty for an origin.
-     */
-    public java.util.Map<String, Double> storeFigures() throws IOException {
+    /** Reads the whole JSON document now. */
+    public JsonNode readJson() throws IOException {
         PlainHttp.Response response = PlainHttp.get(statsUri, TIMEOUT);
         if (response.status() != 200) {
             throw new IOException("GET " + statsUri + " answered " + response.status() + ", not EdgeLab statistics");
         }
-        JsonNode stats = JSON.readTree(response.body()).path("store_stats");
+        try {
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new IOException(statsUri + " did not answer JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The numeric figures of the store in an EdgeLab cache's {@code /stats} document ({@link RunningTarget#cacheStats()}):
+     * {@code store_stats}' own counters ({@code bytes_written}, {@code evictions}, ...) and its engine's figures
+     * ({@code store_stats.extra}, e.g. lmdb's {@code map_high_water_bytes}), by their snake_case names.
+     */
+    public static java.util.Map<String, Double> storeFigures(JsonNode cacheStats) {
+        JsonNode stats = cacheStats.path("store_stats");
         java.util.Map<String, Double> out = new java.util.TreeMap<>();
         for (JsonNode node : java.util.List.of(stats, stats.path("extra"))) {
             node.fields().forEachRemaining(e -> {
