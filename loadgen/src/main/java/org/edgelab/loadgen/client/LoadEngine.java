@@ -112,23 +112,26 @@ public final class LoadEngine {
             ScheduledFuture<?> flips = reporter.scheduleAtFixedRate(() -> {
                 long completed = latency.flip();
                 long now = System.nanoTime();
-                Counters counters = Counters.ZERO;
-                if (snapshots) {
-                    // each loop copies its own counters (they are written by that loop only); the reporter waits for
-                    // the copies, never the loops for the reporter
-                    try {
-                        Counters cumulative = Counters.ZERO;
-                        for (int i = 0; i < loops.size(); i++) {
-                            cumulative = cumulative.plus(await(loops.get(i).submit(metrics.get(i)::snapshot)));
-                        }
-                        counters = cumulative.minus(lastCounters[0]);
-                        lastCounters[0] = cumulative;
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return; // the phase is ending
-                    } catch (RuntimeException e) {
-                        return; // a loop shutting down with the phase
+                if (!snapshots) {
+                    phase.listener().interval(completed, (now - lastFlip[0]) / 1e9);
+                    lastFlip[0] = now;
+                    return;
+                }
+                // each loop copies its own counters (they are written by that loop only); the reporter waits for
+                // the copies, never the loops for the reporter
+                Counters counters;
+                try {
+                    Counters cumulative = Counters.ZERO;
+                    for (int i = 0; i < loops.size(); i++) {
+                        cumulative = cumulative.plus(await(loops.get(i).submit(metrics.get(i)::snapshot)));
                     }
+                    counters = cumulative.minus(lastCounters[0]);
+                    lastCounters[0] = cumulative;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return; // the phase is ending
+                } catch (RuntimeException e) {
+                    return; // a loop shutting down with the phase
                 }
                 phase.listener().interval(new IntervalSnapshot((now - start) / 1e9, (now - lastFlip[0]) / 1e9, completed, counters));
                 lastFlip[0] = now;
