@@ -71,8 +71,20 @@ public final class RunControl {
         }
     }
 
-    /** Waits until every connection finished or {@code nanos} passed; true if all finished. */
+    /**
+     * Ends the wait of {@link #awaitFinished} now, before the deadline, as if it had passed (a caller's
+     * {@code StopSignal}); the connections are then stopped as at the deadline. Never blocks.
+     */
+    public void endEarly() {
+        allFinished.countDown();
+    }
+
+    /**
+     * Waits until every connection finished, {@code nanos} passed or the run was {@linkplain #endEarly() ended early};
+     * true if all finished.
+     */
     public boolean awaitFinished(long nanos) throws InterruptedException {
-        return allFinished.await(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        allFinished.await(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        return liveConnections.get() == 0;
     }
 }
