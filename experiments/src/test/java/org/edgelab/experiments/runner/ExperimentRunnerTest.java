@@ -205,13 +205,15 @@ class ExperimentRunnerTest {
                   settle: 2s
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
                 """);
-        assertThat(d.load().settle()).hasSeconds(2);
+        assertThat(d.load().settle().length()).hasSeconds(2);
         long start = System.nanoTime();
         RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));
         // Each of the 2 repetitions settled for 2 s before its measured second.
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
         assertThat(result.rows()).hasSize(2).allSatisfy(row -> {
             assertThat(row.number("duration_s")).isLessThan(1.9);
+            assertThat(row.number("settle_s")).isBetween(1.9, 3.0);
+            assertThat(row.get("settle_max_reached")).as("only a steady-state settle has a maximum").isEmpty();
             // The server counters, CPU and power of a row cover the measured run only, not the settling.
             assertThat(row.number("server_requests")).isBetween(row.number("requests"), row.number("requests") * 1.1 + 2);
         });

@@ -116,7 +116,7 @@ class DescriptorLoaderTest {
     @Test
     void settleDefaultsToNoneAndRejectsADurationWithoutUnit() throws IOException {
         Path plain = write("plain.yaml", "name: x\nservers: [{engine: memory}]\n");
-        assertThat(DescriptorLoader.load(plain.toString(), false).load().settle()).isZero();
+        assertThat(DescriptorLoader.load(plain.toString(), false).load().settle().isNone()).isTrue();
         DescriptorException e = failure("name: x\nservers: [{engine: memory}]\nload:\n  settle: 5\n");
         assertThat(e.line()).isEqualTo(4);
         assertThat(e.field()).isEqualTo("load.settle");
