@@ -7,8 +7,8 @@ import org.edgelab.units.Durations;
 /**
  * How the measured load runs unrecorded before each repetition is measured ({@code load.settle}): not at all, for a
  * fixed time, or until req/s is steady ({@code auto}): the spread of req/s over the last {@code windows} consecutive
- * 1 s windows, (max - min) / mean, is at most {@code tolerance}, or {@code length} has passed. Immutable and
- * thread-safe.
+ * 1 s windows, (max - min) / mean, is at most {@code tolerance} (or they differ by one request at most), or
+ * {@code length} has passed. Immutable and thread-safe.
  *
  * @param auto      whether it runs until steady; false: for {@code length}
  * @param length    the fixed length, or for {@code auto} the longest it may run (zero: no settle)
@@ -64,6 +64,7 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
         }
         return "the same load unrecorded until its req/s is steady (a spread, max - min over mean, of at most "
                 + String.format(Locale.ROOT, "%.3g", tolerance * 100).replaceAll("\\.?0+$", "") + " % over " + windows
-                + " consecutive " + Durations.format(WINDOW) + " windows), at most " + Durations.format(length);
+                + " consecutive " + Durations.format(WINDOW) + " windows, or one request per window), at most "
+                + Durations.format(length);
     }
 }

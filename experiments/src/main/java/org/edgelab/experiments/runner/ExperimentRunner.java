@@ -294,9 +294,12 @@ public final class ExperimentRunner {
             entry.put("spread", Double.isNaN(watch.spread()) || Double.isInfinite(watch.spread()) ? null : watch.spread());
             entry.put("windows_req_per_s", watch.windows().stream().map(r -> Math.round(r * 10) / 10.0).toList());
             if (maxReached) {
+                double spread = watch.spread();
                 progress.note(cell.id() + " r" + rep + ": req/s was not steady after the settle's maximum of "
-                        + Durations.format(settle.length()) + " (spread " + num(watch.spread()) + " over the last "
-                        + settle.windows() + " windows); measuring anyway");
+                        + Durations.format(settle.length()) + " (" + (Double.isFinite(spread) ? "spread " + num(spread)
+                        : Double.isNaN(spread) ? "fewer windows than it compares" : "a window without a completed request")
+                        + " in the last " + settle.windows() + " windows);"
+                        + " measuring anyway");
             }
         }
         settles.add(entry);

@@ -11,7 +11,8 @@ import org.edgelab.loadgen.measure.IntervalListener;
 /**
  * Watches the 1 s windows of a steady-state settle ({@link Settle#auto()}) and gives its {@link StopSignal} as soon
  * as req/s is steady: the spread, (max - min) / mean, of the last {@link Settle#windows()} windows' req/s is at most
- * {@link Settle#tolerance()} (a window with no completion is never steady). Every window is passed on to
+ * {@link Settle#tolerance()}, or they differ by at most one request per window (a window's count cannot say less:
+ * at 14 req/s one request is 7 %); a window with no completion is never steady. Every window is passed on to
  * {@code forward} (the progress line).
  *
  * <p>Thread-safe: loadgen's reporter thread calls {@link #interval}, which never blocks; the runner reads the
@@ -23,6 +24,7 @@ public final class SteadyRate implements IntervalListener {
     private final StopSignal stop;
     private final IntervalListener forward;
     private final Deque<Double> last = new ArrayDeque<>();
+    private final Deque<Double> lengths = new ArrayDeque<>();
     private final List<Double> all = new ArrayList<>();
     private double spread = Double.NaN;
     private boolean steady;
@@ -48,14 +50,18 @@ public final class SteadyRate implements IntervalListener {
             double rate = completed / seconds;
             all.add(rate);
             last.addLast(rate);
+            lengths.addLast(seconds);
             if (last.size() > settle.windows()) {
                 last.removeFirst();
+                lengths.removeFirst();
             }
             if (last.size() < settle.windows()) {
                 return;
             }
             spread = spread(last);
-            reached = !steady && spread <= settle.tolerance();
+            double longest = lengths.stream().mapToDouble(Double::doubleValue).max().orElse(1);
+            boolean oneRequest = Double.isFinite(spread) && range(last) <= 1 / longest + 1e-9;
+            reached = !steady && (spread <= settle.tolerance() || oneRequest);
             steady |= reached;
         }
         if (reached) {
@@ -77,6 +83,17 @@ public final class SteadyRate implements IntervalListener {
         }
         double mean = n == 0 ? 0 : sum / n;
         return mean > 0 ? (max - min) / mean : Double.POSITIVE_INFINITY;
+    }
+
+    /** max - min of {@code rates}. */
+    private static double range(Iterable<Double> rates) {
+        double min = Double.MAX_VALUE;
+        double max = -Double.MAX_VALUE;
+        for (double r : rates) {
+            min = Math.min(min, r);
+            max = Math.max(max, r);
+        }
+        return max - min;
     }
 
     /** Whether req/s was steady (the signal was given). */

@@ -44,6 +44,22 @@ class SteadyRateTest {
     }
 
     @Test
+    void atAFewRequestsASecondWindowsOneRequestApartAreSteady() {
+        // 14 and 15 requests: 7 % apart, but no window can count less than one request
+        StopSignal stop = new StopSignal();
+        SteadyRate watch = new SteadyRate(AUTO, stop, null);
+        watch.interval(14, 1.0);
+        watch.interval(15, 1.0);
+        watch.interval(13, 1.0);
+        assertThat(stop.stopped()).as("13 to 15: two requests apart").isFalse();
+        watch.interval(14, 1.0);
+        assertThat(stop.stopped()).as("15, 13, 14").isFalse();
+        watch.interval(14, 1.0);
+        assertThat(stop.stopped()).as("13, 14, 14: one request apart").isTrue();
+        assertThat(watch.spread()).isGreaterThan(0.05);
+    }
+
+    @Test
     void everyWindowIsPassedOnToTheProgressLine() {
         long[] told = new long[1];
         SteadyRate watch = new SteadyRate(AUTO, new StopSignal(), (completed, seconds) -> told[0] += completed);

@@ -40,7 +40,7 @@ class SettleFieldTest {
         assertThat(auto.length()).isEqualTo(Duration.ofSeconds(30));
         assertThat(auto.tolerance()).isEqualTo(0.05);
         assertThat(auto.windows()).isEqualTo(3);
-        assertThat(auto.describe()).contains("5 % over 3 consecutive 1s windows").contains("at most 30s");
+        assertThat(auto.describe()).contains("5 % over 3 consecutive 1s windows, or one request per window").contains("at most 30s");
 
         Settle fixed = settle("7s", false);
         assertThat(fixed.auto()).isFalse();
