@@ -23,6 +23,11 @@ class ExperimentRunnerTest {
 
     /** Writes {@code yaml} as {@code <name>.yaml} in the test folder and loads it. */
     private Descriptor load(String name, String yaml) throws IOException {
+        return load(dir, name, yaml);
+    }
+
+    /** Writes {@code yaml} as {@code <name>.yaml} in {@code dir} and loads it. */
+    static Descriptor load(Path dir, String name, String yaml) throws IOException {
         Path file = dir.resolve(name + ".yaml");
         Files.writeString(file, yaml);
         return DescriptorLoader.load(file.toString(), false);

@@ -7,11 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,9 +23,7 @@ class SettleAutoRunTest {
     Path dir;
 
     private RunResult run(String name, String yaml) throws IOException {
-        Path file = dir.resolve(name + ".yaml");
-        Files.writeString(file, yaml);
-        return ExperimentRunner.run(DescriptorLoader.load(file.toString(), false),
+        return ExperimentRunner.run(ExperimentRunnerTest.load(dir, name, yaml),
                 RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
     }
 
