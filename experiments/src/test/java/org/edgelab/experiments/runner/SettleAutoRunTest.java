@@ -35,7 +35,8 @@ class SettleAutoRunTest {
 
     @Test
     void aSteadyLoadEndsTheSettleAsSoonAsThreeWindowsAgreeNotAtItsMaximum() throws IOException {
-        // hits of a warmed memory store at a fixed rate: the same req/s every second from the first on
+        // hits of a warmed memory store at a fixed rate: the same req/s every second from the first on (a 10 %
+        // tolerance, as a busy machine can shift a window's completions into the next)
         long start = System.nanoTime();
         RunResult result = run("steady", """
                 name: steady
@@ -46,28 +47,28 @@ class SettleAutoRunTest {
                   threads: 1
                   duration: 1s
                   rate: 200
-                  settle: {auto: true, max: 25s}
+                  settle: {auto: true, max: 30s, tolerance: 10%}
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
                 """);
         double seconds = (System.nanoTime() - start) / 1e9;
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("settle_max_reached")).isEqualTo("false");
-        assertThat(row.number("settle_s")).as("three 1 s windows and a little").isBetween(2.9, 12.0);
-        assertThat(row.number("settle_spread")).isBetween(0.0, 0.05);
-        assertThat(seconds).as("the whole run, far below the 25 s maximum").isLessThan(20);
+        assertThat(row.number("settle_s")).as("three 1 s windows and a little").isBetween(2.9, 15.0);
+        assertThat(row.number("settle_spread")).isBetween(0.0, 0.10);
+        assertThat(seconds).as("the whole run, below the 30 s maximum").isLessThan(25);
         assertThat(row.number("req_per_s")).isBetween(150.0, 250.0);
         JsonNode entry = settleEntry(result);
         assertThat(entry.get("steady").asBoolean()).isTrue();
         assertThat(entry.get("max_reached").asBoolean()).isFalse();
-        assertThat(entry.get("windows_req_per_s").size()).isBetween(3, 11);
+        assertThat(entry.get("windows_req_per_s").size()).isBetween(3, 16);
     }
 
     @Test
     void aCacheStillFillingFromASlowOriginIsNotSteadyAndTheSettleRunsToItsMaximumAndSaysSo() throws IOException {
         // No warm-up: every object starts as a miss the origin answers after 100 ms, so req/s rises each second as
         // more of the 400 objects are hits (at most 40 misses a second over 4 connections: a tenth of the set), and as
-        // the fresh cache and origin JVMs warm up (0, 8 and 32 req/s in the three windows of one run here).
+        // the fresh cache and origin JVMs warm up (0, 8 and 32 req/s in the first three windows of one run here).
         RunResult result = run("filling", """
                 name: filling
                 target: process
@@ -81,13 +82,13 @@ class SettleAutoRunTest {
                   threads: 1
                   duration: 1s
                   warm_up: false
-                  settle: {auto: true, max: 4s}
+                  settle: {auto: true, max: 5s}
                   workload: {object_sizes: 8KB, working_set: 3200KB, max_objects: 400, target_hit_ratio: 1.0}
                 """);
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("settle_max_reached")).isEqualTo("true");
-        assertThat(row.number("settle_s")).isBetween(3.9, 6.0);
+        assertThat(row.number("settle_s")).isBetween(4.9, 7.0);
         assertThat(row.number("settle_spread")).isGreaterThan(0.05);
         JsonNode entry = settleEntry(result);
         assertThat(entry.get("steady").asBoolean()).isFalse();
