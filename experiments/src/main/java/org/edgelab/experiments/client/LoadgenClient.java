@@ -52,7 +52,7 @@ public final class LoadgenClient implements LoadClient {
 
     /**
      * {@code run} as loadgen's configuration, for a caller that adds to it (a stop signal, its own interval
-     * listener) before running it with {@link LoadRunner}; then {@link #result} reads the outcome as this client's.
+     * listener) before running it with {@link LoadRunner}.
      */
     public static LoadConfig.Builder config(ClientRun run) {
         return LoadConfig.builder().url(run.uri()).connections(run.connections()).threads(run.threads())
@@ -62,10 +62,6 @@ public final class LoadgenClient implements LoadClient {
                 .onInterval(run.onInterval());
     }
 
-    /** {@code result} as this client's result. */
-    public static ClientResult result(LoadResult result) {
-        return new Result(result);
-    }
 
     /** A {@link LoadResult} as the runner reads it. Immutable. */
     private record Result(LoadResult r) implements ClientResult {
