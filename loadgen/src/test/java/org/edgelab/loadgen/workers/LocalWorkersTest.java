@@ -81,8 +81,8 @@ class LocalWorkersTest {
         assertThat(merged.ttlb().valuesAreEquivalent(mergedP99, p99OfAll))
                 .as("merged p99 %d ns, p99 of all %d samples %d ns", mergedP99, samples.size(), p99OfAll).isTrue();
 
-        // all started at the barrier, within 50 ms of each other, and ran over a common window
-        assertThat(merged.startSkew()).isLessThan(Duration.ofMillis(50));
+        // all started at the barrier and ran over a common window
+        assertThat(merged.startSkew()).isLessThanOrEqualTo(skewBound(run, 0));
         for (LoadResult worker : run.workers()) {
             assertThat(worker.start()).isEqualTo(run.workers().get(0).start());
             assertThat(worker.realStart()).isAfterOrEqualTo(worker.start());
@@ -95,22 +95,30 @@ class LocalWorkersTest {
     @Test
     void openLoopWorkersSendTheUndividedRateAndTheWarmUpRunsOnce() throws Exception {
         ObjectWorkload workload = ObjectWorkload.builder().objects(20).sizes("1KB").targetHitRatio(0.5).namespace("warmonce").build();
-        // Bounded by 300 requests, not by a 2 s duration: requests due just before a deadline are not sent when a busy
-        // machine runs the event loop late (98, 98 and 94 were sent of 100 each under a load average of 15).
         LoadConfig config = LoadConfig.builder().url(origin.baseUri()).connections(6).threads(1).workload(workload)
-                .requests(300).duration(Duration.ofSeconds(20)).timeout(Duration.ofSeconds(5)).rate(RateSchedule.constant(150)).build();
+                .duration(Duration.ofSeconds(2)).timeout(Duration.ofSeconds(5)).rate(RateSchedule.constant(150)).build();
         long before = origin.stats().requests();
         LocalWorkers.Outcome run = LocalWorkers.run(config, 3, Duration.ofMillis(500));
         long originRequests = origin.stats().requests() - before;
 
-        // 150 req/s for 300 requests: requests 0..299 of the undivided schedule, 100 per worker
+        // 150 req/s for 2 s: requests 0..299 of the undivided schedule, 100 per worker
         assertThat(run.workers()).extracting(r -> r.counters().sent()).containsExactly(100L, 100L, 100L);
         assertThat(run.merged().counters().sent()).isEqualTo(300);
-        // at the undivided rate: each worker's 100 requests took about 2 s (50/s each), not as fast as they could go
-        assertThat(run.workers()).allSatisfy(w -> assertThat(w.elapsedSeconds()).isBetween(1.9, 15.0));
         // the 20 set objects were fetched once by the one warm-up pass, not once per worker
         assertThat(originRequests).isEqualTo(20 + 300);
-        assertThat(run.merged().startSkew()).isLessThan(Duration.ofMillis(50));
+        // worker 2's first arrival (request 2) is due 13.3 ms after the barrier
+        assertThat(run.merged().startSkew()).isLessThanOrEqualTo(skewBound(run, 2 * 1_000_000_000L / 150));
+    }
+
+    /**
+     * A worker's first send is its first arrival's due time after the shared barrier plus its loop's lateness,
+     * so the start skew is at most the latest first arrival's offset plus the largest lateness any worker
+     * measured (2 ms more for the millisecond clocks): a worker that anchored its schedule anywhere but at
+     * the barrier would exceed it. The 50 ms skew of issue 21 is a figure of an experiment run, not this
+     * test's: with the machine's load average at 16 one worker's first send was 73 ms late.
+     */
+    private static Duration skewBound(LocalWorkers.Outcome run, long latestFirstOffsetNanos) {
+        return Duration.ofNanos(latestFirstOffsetNanos + run.merged().counters().maxStartDelayNanos()).plusMillis(2);
     }
 
     @Test
