@@ -80,6 +80,18 @@ class LoadRunnerOriginTest {
         assertThat(r.counters().completed()).isPositive();
         assertThat(r.counters().totalErrors()).isZero();
 
+        // open loop: ended at once too, without the grace owed arrivals get at a deadline
+        StopSignal openStop = new StopSignal();
+        java.util.concurrent.atomic.AtomicInteger openIntervals = new java.util.concurrent.atomic.AtomicInteger();
+        LoadResult open = LoadRunner.run(config("/objects/10KB/stop-open").duration(Duration.ofSeconds(30))
+                .rate(RateSchedule.constant(200)).stopSignal(openStop).onInterval((n, s) -> {
+                    if (openIntervals.incrementAndGet() == 2) {
+                        openStop.stop();
+                    }
+                }).build());
+        assertThat(open.elapsedSeconds()).isBetween(1.9, 9.0);
+        assertThat(open.counters().completed()).isPositive();
+
         // given before the run starts, the signal ends the run as soon as it starts
         long again = System.nanoTime();
         LoadResult given = LoadRunner.run(config("/objects/10KB/stop-given").duration(Duration.ofSeconds(30)).stopSignal(stop).build());
