@@ -54,7 +54,22 @@ public final class ResultColumns {
             "power_w", "req_per_s_per_watt", "gbps_per_watt",
             "streams_sustained", "stream_bitrate_bps", "frame_latency_p99_ms", "min_lookahead_frames",
             "streams_first_unhealthy", "fps", "frame_bytes", "look_ahead_frames", "frame_latency_p50_ms",
-            "lookahead_p50_frames", "stalls", "dropped_frames", "frames_played", "errors", "steps");
+            "lookahead_p50_frames", "stalls", "dropped_frames", "frames_played", "errors", "steps",
+            "settle_s", "settle_spread",
+            "memory_limit_bytes", "device_read_bytes", "device_write_bytes", "read_syscalls", "write_syscalls",
+            "read_amplification", "write_amplification", "rss_peak_bytes", "cgroup_memory_peak_bytes",
+            "page_cache_start_bytes", "diskstats_read_bytes", "diskstats_write_bytes",
+            "link_rtt_ms", "link_rtt_min_ms", "link_down_bps", "link_up_bps", "link_drops", "link_late_mean_ms",
+            "link_late_max_ms");
+
+    /**
+     * Measurements of the server's memory and I/O, of the settle and of the link that {@link Summary} gives as the
+     * median over repetitions, under their own names (each one of {@link #NUMERIC}).
+     */
+    public static final List<String> MEDIANS = List.of(
+            "settle_s", "read_amplification", "write_amplification", "rss_peak_bytes", "cgroup_memory_peak_bytes",
+            "page_cache_start_bytes", "device_read_bytes", "device_write_bytes", "memory_limit_bytes",
+            "link_rtt_ms", "link_down_bps", "link_up_bps", "link_drops");
 
     /** Optional text columns: added as missing when a file lacks them. */
     public static final List<String> OPTIONAL_TEXT = List.of("power_source", HLOG_TTLB, HLOG_TTFB);
@@ -62,7 +77,7 @@ public final class ResultColumns {
     /** Text columns that are measurements or bookkeeping, not dimensions. */
     public static final Set<String> NOT_DIMENSIONS = Set.of(
             "cell", "repetition", "power_source", "cpu_method", HLOG_TTLB, HLOG_TTFB, SOURCE_DIR,
-            "search_capped", "limit");
+            "search_capped", "limit", "settle_max_reached");
 
     private ResultColumns() {
     }
