@@ -44,7 +44,8 @@ public final class Summary {
      * {@code ttfb_hit_p99_ms}, {@code ttfb_miss_p50_ms}, {@code ttfb_miss_p99_ms} (medians over repetitions);
      * {@code req_per_s}, {@code throughput_gbps}, {@code goodput_gbps} as median with {@code _min} and {@code _max} over
      * repetitions; {@code errors_total} (sum of every {@code errors_*} column); {@code cpu_s_per_gb}, {@code power_w},
-     * {@code req_per_s_per_watt}, {@code gbps_per_watt} (medians); {@code success_rate} (1 - errors / requests, summed over
+     * {@code req_per_s_per_watt}, {@code gbps_per_watt} and {@link ResultColumns#MEDIANS} (the server's memory and
+     * I/O, the settle's length, the link's figures: medians); {@code success_rate} (1 - errors / requests, summed over
      * repetitions); {@code ttfb_mean_ms}, {@code ttfb_p50_ms}, {@code ttfb_p90_ms}, {@code ttfb_p99_ms},
      * {@code ttfb_p999_ms}, {@code ttfb_max_ms} and the same for ttlb, from merged histograms. When the results hold
      * video-streams measurements ({@link ResultColumns#STREAM_COLUMNS}) these follow: {@code streams_sustained} with
@@ -140,6 +141,9 @@ public final class Summary {
             values.put("power_w", median(group, "power_w", 1));
             values.put("req_per_s_per_watt", median(group, "req_per_s_per_watt", 1));
             values.put("gbps_per_watt", median(group, "gbps_per_watt", 1));
+            for (String column : ResultColumns.MEDIANS) {
+                values.put(column, median(group, column, 1));
+            }
             if (streams) {
                 streams(values, group);
             }
@@ -192,6 +196,7 @@ public final class Summary {
             names.addAll(List.of(metric, metric + "_min", metric + "_max"));
         }
         names.addAll(List.of("errors_total", "success_rate", "cpu_s_per_gb", "power_w", "req_per_s_per_watt", "gbps_per_watt"));
+        names.addAll(ResultColumns.MEDIANS);
         for (String kind : List.of("ttfb", "ttlb")) {
             names.add(kind + "_mean_ms");
             PERCENTILES.keySet().forEach(suffix -> names.add(kind + "_" + suffix + "_ms"));

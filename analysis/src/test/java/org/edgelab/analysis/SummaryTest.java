@@ -48,6 +48,33 @@ class SummaryTest {
     }
 
     @Test
+    void theMemoryIoAndSettleFiguresOfEachRepetitionAreMediansNotDimensions() throws Exception {
+        // Read as dimensions, each repetition's device bytes made a group of its own: three rows for one build.
+        TestResults.writeCsv(dir, List.of(
+                TestResults.row("cell=c", "repetition=1", "server=raw-log", "req_per_s=100", "read_amplification=1.5",
+                        "device_read_bytes=3000", "rss_peak_bytes=200", "settle_s=30", "settle_max_reached=true",
+                        "link_rtt_ms=80.1"),
+                TestResults.row("cell=c", "repetition=2", "server=raw-log", "req_per_s=110", "read_amplification=1.1",
+                        "device_read_bytes=2000", "rss_peak_bytes=210", "settle_s=4", "settle_max_reached=false",
+                        "link_rtt_ms=80.3"),
+                TestResults.row("cell=c", "repetition=3", "server=raw-log", "req_per_s=120", "read_amplification=1.2",
+                        "device_read_bytes=2500", "rss_peak_bytes=205", "settle_s=3", "settle_max_reached=false",
+                        "link_rtt_ms=80.2")));
+        Table results = ResultSet.load(dir);
+
+        assertThat(ResultColumns.dimensions(results)).contains("server")
+                .doesNotContain("read_amplification", "device_read_bytes", "rss_peak_bytes", "settle_s", "settle_max_reached",
+                        "link_rtt_ms");
+        Table summary = Summary.withoutLatency(results, "server");
+        assertThat(summary.rowCount()).isEqualTo(1);
+        assertThat(summary.doubleColumn("read_amplification").getDouble(0)).isEqualTo(1.2);
+        assertThat(summary.doubleColumn("device_read_bytes").getDouble(0)).isEqualTo(2500);
+        assertThat(summary.doubleColumn("rss_peak_bytes").getDouble(0)).isEqualTo(205);
+        assertThat(summary.doubleColumn("settle_s").getDouble(0)).isEqualTo(4);
+        assertThat(summary.doubleColumn("link_rtt_ms").getDouble(0)).isEqualTo(80.2);
+    }
+
+    @Test
     void mediansSpreadsAndErrorTotals() throws Exception {
         Table summary = Summary.by(twoUnevenRepetitions(), "engine");
 

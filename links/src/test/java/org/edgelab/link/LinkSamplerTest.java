@@ -38,15 +38,34 @@ class LinkSamplerTest {
     @Test
     void idleIntervalsAndHandshakesAreLeftOut() {
         LinkSampler.BusyRate rate = LinkSampler.BusyRate.of(window(), CAP);
-        assertThat(rate.seconds()).isCloseTo(2.0, within(1e-6));
+        // 20 busy intervals, less the first and the last
+        assertThat(rate.seconds()).isCloseTo(1.8, within(1e-6));
         assertThat(rate.downBps()).isCloseTo(80e6, within(100.0));
         assertThat(rate.upBps()).isCloseTo(0.8e6, within(100.0));
     }
 
     @Test
     void withoutACapAnyBytesMakeAnIntervalBusy() {
-        // the handshakes' interval counts too: 2.1 s
-        assertThat(LinkSampler.BusyRate.of(window(), 0).seconds()).isCloseTo(2.1, within(1e-6));
+        // the handshakes' interval counts too: 21 intervals, less the first and the last
+        assertThat(LinkSampler.BusyRate.of(window(), 0).seconds()).isCloseTo(1.9, within(1e-6));
+    }
+
+    @Test
+    void theLoadsPartlyBusyFirstAndLastIntervalsDoNotLowerTheRate() {
+        // 80 Mbit/s for 1 s, but the load starts 70 ms into the first busy interval and stops 30 ms into a last one
+        // that a late reading stretched to 300 ms
+        List<LinkSampler.Sample> samples = new ArrayList<>();
+        samples.add(at(0, 0, 0));
+        samples.add(at(0.1, 300_000, 3_000));
+        long down = 300_000;
+        for (int i = 1; i <= 9; i++) {
+            down += 1_000_000;
+            samples.add(at(0.1 + i * 0.1, down, 0));
+        }
+        samples.add(at(1.3, down + 300_000, 0));
+        LinkSampler.BusyRate rate = LinkSampler.BusyRate.of(samples, CAP);
+        assertThat(rate.downBps()).isCloseTo(80e6, within(100.0));
+        assertThat(rate.seconds()).isCloseTo(0.8, within(1e-6));
     }
 
     @Test

@@ -45,6 +45,7 @@ public final class LoadConfig {
     private final String hostHeader;
     private final Segment segment;
     private final Instant startAt;
+    private final StopSignal stopSignal;
 
     private LoadConfig(Builder b) {
         this.url = b.url;
@@ -67,6 +68,7 @@ public final class LoadConfig {
         this.hostHeader = b.hostHeader;
         this.segment = b.segment;
         this.startAt = b.startAt;
+        this.stopSignal = b.stopSignal;
     }
 
     private LoadConfig(LoadConfig o, Segment segment, Instant startAt) {
@@ -91,6 +93,7 @@ public final class LoadConfig {
         Segment.checkConnections(segment.count(), connections);
         this.segment = segment;
         this.startAt = startAt;
+        this.stopSignal = o.stopSignal;
     }
 
     /**
@@ -116,6 +119,11 @@ public final class LoadConfig {
      */
     public Optional<Instant> startAt() {
         return Optional.ofNullable(startAt);
+    }
+
+    /** What ends the measured run before its duration when given; empty: only the duration and the bound end it. */
+    public Optional<StopSignal> stopSignal() {
+        return Optional.ofNullable(stopSignal);
     }
 
     /** Told the requests completed in each report interval of every phase (default: nobody). */
@@ -256,8 +264,18 @@ public final class LoadConfig {
         private String hostHeader;
         private Segment segment = Segment.WHOLE;
         private Instant startAt;
+        private StopSignal stopSignal;
 
         private Builder() {
+        }
+
+        /**
+         * Ends the measured run when {@code signal} is given, before its duration (null: none), e.g. once a listener
+         * of {@link #onInterval} has seen a steady rate; the warm-ups are not ended by it.
+         */
+        public Builder stopSignal(StopSignal signal) {
+            this.stopSignal = signal;
+            return this;
         }
 
         /** Tells {@code listener} the requests completed in each report interval (for a live rate; it must not block). */

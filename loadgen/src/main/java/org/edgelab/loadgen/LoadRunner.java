@@ -40,14 +40,14 @@ public final class LoadRunner {
         if (warm != null) {
             warmUp = LoadEngine.run(new LoadEngine.Phase(address, host, config.headers(), config.connections(), config.threads(),
                     config.duration(), 0, config.timeout(), null, warm, LinkEmulation.NONE, config.verify(),
-                    config.seed() ^ 0x3C6EF372FE94F82AL, config.reportInterval(), config.lateThreshold(), config.onInterval(), null));
+                    config.seed() ^ 0x3C6EF372FE94F82AL, config.reportInterval(), config.lateThreshold(), config.onInterval(), null, null));
         }
         if (!config.warmUp().isZero()) {
             // unrecorded: only warms the JIT, connections and caches on both sides
             LoadEngine.run(new LoadEngine.Phase(address, host, config.headers(), config.connections(), config.threads(),
                     config.warmUp(), 0, config.timeout(), config.schedule(), config.workload(), config.link(),
                     config.verify(), config.seed() ^ 0x9E3779B97F4A7C15L, config.reportInterval(), config.lateThreshold(),
-                    config.onInterval(), null));
+                    config.onInterval(), null, null));
         }
         return warmUp;
     }
@@ -64,7 +64,7 @@ public final class LoadRunner {
                 connections, Math.min(config.threads(), connections), config.duration(), segment.requests(config.requests()),
                 config.timeout(), segment.schedule(config.schedule()), segment.workload(config.workload()), config.link(),
                 config.verify(), segment.seed(config.seed()), config.reportInterval(), config.lateThreshold(),
-                config.onInterval(), config.startAt().orElse(null)));
+                config.onInterval(), config.startAt().orElse(null), config.stopSignal().orElse(null)));
         double target = config.workload() instanceof ObjectWorkload o ? o.targetHitRatio() : Double.NaN;
         return new LoadResult(config, measured, warmUp, target);
     }

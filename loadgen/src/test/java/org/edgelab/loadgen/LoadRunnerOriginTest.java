@@ -87,6 +87,45 @@ class LoadRunnerOriginTest {
     }
 
     @Test
+    void aStopSignalEndsTheMeasuredRunLongBeforeItsDuration() throws Exception {
+        StopSignal stop = new StopSignal();
+        java.util.concurrent.atomic.AtomicInteger intervals = new java.util.concurrent.atomic.AtomicInteger();
+        long start = System.nanoTime();
+        LoadResult r = LoadRunner.run(config("/objects/10KB/stop").duration(Duration.ofSeconds(30)).stopSignal(stop)
+                .onInterval((n, seconds) -> {
+                    if (intervals.incrementAndGet() == 2) {
+                        stop.stop();
+                    }
+                }).build());
+        double seconds = (System.nanoTime() - start) / 1e9;
+
+        assertThat(stop.stopped()).isTrue();
+        assertThat(seconds).as("ended after its second interval, not at 30 s").isLessThan(10);
+        assertThat(r.elapsedSeconds()).isBetween(1.9, 9.0);
+        assertThat(r.finishedBeforeDeadline()).as("its connections were stopped, as at a deadline").isFalse();
+        assertThat(r.counters().completed()).isPositive();
+        assertThat(r.counters().totalErrors()).isZero();
+
+        // open loop: ended at once too, without the grace owed arrivals get at a deadline
+        StopSignal openStop = new StopSignal();
+        java.util.concurrent.atomic.AtomicInteger openIntervals = new java.util.concurrent.atomic.AtomicInteger();
+        LoadResult open = LoadRunner.run(config("/objects/10KB/stop-open").duration(Duration.ofSeconds(30))
+                .rate(RateSchedule.constant(200)).stopSignal(openStop).onInterval((n, s) -> {
+                    if (openIntervals.incrementAndGet() == 2) {
+                        openStop.stop();
+                    }
+                }).build());
+        assertThat(open.elapsedSeconds()).isBetween(1.9, 9.0);
+        assertThat(open.counters().completed()).isPositive();
+
+        // given before the run starts, the signal ends the run as soon as it starts
+        long again = System.nanoTime();
+        LoadResult given = LoadRunner.run(config("/objects/10KB/stop-given").duration(Duration.ofSeconds(30)).stopSignal(stop).build());
+        assertThat((System.nanoTime() - again) / 1e9).isLessThan(10);
+        assertThat(given.elapsedSeconds()).isLessThan(2);
+    }
+
+    @Test
     void closedLoopSendsExactlyTheBoundAndVerifiesEveryByte(@TempDir Path dir) throws Exception {
         long before = origin.stats().requests();
         LoadResult r = LoadRunner.run(config("/objects/100KB/closed-a").requests(400).latency(true).build());

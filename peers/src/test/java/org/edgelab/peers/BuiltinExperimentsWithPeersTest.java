@@ -34,6 +34,25 @@ class BuiltinExperimentsWithPeersTest {
     }
 
     @Test
+    void storageBoundRunsVarnishFileTrafficServerAndNginxCacheInTheEnginesMemoryLimit() {
+        for (boolean quick : new boolean[] {false, true}) {
+            Descriptor d = DescriptorLoader.load("storage-bound", quick);
+            long limit = d.hardware().memoryBytes();
+            for (String peer : List.of("varnish-file", "trafficserver", "nginx-cache")) {
+                ServerBuild build = d.servers().stream().filter(s -> s.name().equals(peer)).findFirst().orElse(null);
+                if (build == null) {
+                    assertThat(d.notes()).anySatisfy(n -> assertThat(n).contains(peer).contains("apt-get install"));
+                    PeerRequirement.assumeAvailable(java.util.Optional.of(peer + " is not installed"));
+                    continue;
+                }
+                assertThat(Targets.get(build.target()).runsServerInCgroup()).isTrue();
+                assertThat(org.edgelab.experiments.target.ServerMemory.limit(build, limit)).hasValue(limit);
+            }
+            assertThat(d.servers()).extracting(ServerBuild::target).contains("process").doesNotContain(Targets.DEFAULT);
+        }
+    }
+
+    @Test
     void boosterHttpHasNginxServingFilesAsItsRawBaseline() {
         Descriptor d = DescriptorLoader.load("booster-http", true);
         ServerBuild nginx = d.servers().stream().filter(s -> s.name().equals("nginx-files")).findFirst().orElse(null);

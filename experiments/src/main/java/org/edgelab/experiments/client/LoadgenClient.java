@@ -47,13 +47,21 @@ public final class LoadgenClient implements LoadClient {
 
     @Override
     public ClientResult run(ClientRun run) throws InterruptedException {
-        LoadConfig config = LoadConfig.builder().url(run.uri()).connections(run.connections()).threads(run.threads())
+        return new Result(LoadRunner.run(config(run).build()));
+    }
+
+    /**
+     * {@code run} as loadgen's configuration, for a caller that adds to it (a stop signal, its own interval
+     * listener) before running it with {@link LoadRunner}.
+     */
+    public static LoadConfig.Builder config(ClientRun run) {
+        return LoadConfig.builder().url(run.uri()).connections(run.connections()).threads(run.threads())
                 .duration(run.duration()).timeout(run.timeout())
                 .rate(run.rate() == null ? null : RateSchedule.parse(run.rate(), run.duration()))
                 .workload(run.workload()).verify(run.verify()).link(run.link()).seed(run.seed())
-                .onInterval(run.onInterval()).build();
-        return new Result(LoadRunner.run(config));
+                .onInterval(run.onInterval());
     }
+
 
     /** A {@link LoadResult} as the runner reads it. Immutable. */
     private record Result(LoadResult r) implements ClientResult {

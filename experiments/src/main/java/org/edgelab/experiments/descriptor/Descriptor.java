@@ -52,7 +52,7 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      * @param timeout        per-request timeout
      * @param rate           open-loop rate text, or null for closed loop
      * @param warmUp         warm the cache before each repetition
-     * @param settle         unrecorded time at the measured load before each repetition's measurement (zero: none)
+     * @param settle         unrecorded load before each repetition's measurement: none, fixed, or until req/s is steady
      * @param objectSizes    object sizes (fan out)
      * @param workingSet     bytes of the warmed object set
      * @param maxObjects     upper bound on the object count
@@ -66,7 +66,7 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      *                       those that cannot run on this machine left out with a note
      */
     public record LoadProfile(List<Integer> connections, int threads, Duration duration, Duration timeout, String rate,
-                              boolean warmUp, Duration settle, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
+                              boolean warmUp, Settle settle, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
                               String popularity, double targetHitRatio, List<ByteSizeValue> rangeSizes,
                               List<Link> links, String workloadKind, Map<String, String> workloadSettings,
                               List<ClientChoice> clients) {

@@ -11,11 +11,13 @@ import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.Settle;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.runner.CellResources;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.SteadyRate;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
@@ -24,7 +26,9 @@ import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
+import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.ErrorClass;
+import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
@@ -227,9 +231,24 @@ final class EventCell implements AutoCloseable {
 
     /** Runs {@code load.settle} of the measured load unrecorded, when the descriptor sets one. */
     void settle(long seed) throws InterruptedException {
-        if (!d.load().settle().isZero()) {
-            LoadRunner.measure(load(workload, d.load().settle(), seed).build());
+        settleWith(workload, seed);
+    }
+
+    /**
+     * Runs {@code w} unrecorded as {@code load.settle} says: for its fixed length, or until req/s is steady
+     * ({@link SteadyRate}) within its maximum. Blocks until done.
+     */
+    private void settleWith(Workload w, long seed) throws InterruptedException {
+        Settle settle = d.load().settle();
+        if (settle.isNone()) {
+            return;
         }
+        LoadConfig.Builder config = load(w, settle.length(), seed);
+        if (settle.auto()) {
+            StopSignal stop = new StopSignal();
+            config.stopSignal(stop).onInterval(new SteadyRate(settle, stop, IntervalListener.NONE));
+        }
+        LoadRunner.measure(config.build());
     }
 
     /**
@@ -237,12 +256,12 @@ final class EventCell implements AutoCloseable {
      * nothing new): a fresh server's JIT and caches reach their hot path and the store stays as the warm-up left it.
      */
     void settleOnSet(long seed) throws InterruptedException {
-        if (!d.load().settle().isZero()) {
+        if (!d.load().settle().isNone()) {
             Descriptor.LoadProfile l = d.load();
             Workload setOnly = WorkloadPlugins.get(l.workloadKind()).create(new org.edgelab.experiments.workload.WorkloadRequest(
                     cell.objectSize().bytes(), cell.rangeSize().bytes(), l.workingSet(), l.maxObjects(), l.popularity(), 1.0,
                     PluginSettings.of(l.workloadSettings()), "c" + cell.index() + "-"));
-            LoadRunner.measure(load(setOnly, l.settle(), seed).build());
+            settleWith(setOnly, seed);
         }
     }
 

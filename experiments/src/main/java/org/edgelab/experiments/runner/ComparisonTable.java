@@ -32,25 +32,47 @@ public final class ComparisonTable {
     private ComparisonTable() {
     }
 
-    /** Prints {@code rows} grouped by cell, in the order cells first appear. */
+    /** The column of the settle's length, shown when some row settled. */
+    private static final String[] SETTLE = {"settle s", "settle_s", "%.1f", "1"};
+
+    /** What marks a cell some of whose repetitions were measured after a settle that reached its maximum unsteady. */
+    static final String NOT_STEADY = "!";
+
+    /**
+     * Prints {@code rows} grouped by cell, in the order cells first appear; a cell some repetition of which settled
+     * to its maximum without a steady req/s ({@code settle_max_reached}) is marked {@value #NOT_STEADY}, with a line
+     * under the table saying so.
+     */
     public static void print(List<ResultRow> rows, PrintWriter out) {
         Map<String, List<ResultRow>> byCell = new LinkedHashMap<>();
         for (ResultRow row : rows) {
             byCell.computeIfAbsent(row.get("cell"), k -> new ArrayList<>()).add(row);
         }
-        int width = Math.max(4, byCell.keySet().stream().mapToInt(String::length).max().orElse(4));
+        List<String[]> columns = new ArrayList<>(Arrays.asList(COLUMNS));
+        if (rows.stream().anyMatch(r -> !Double.isNaN(r.number(SETTLE[1])))) {
+            columns.add(SETTLE);
+        }
+        int width = Math.max(4, byCell.keySet().stream().mapToInt(String::length).max().orElse(4) + 2);
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s", "cell"));
-        for (String[] c : COLUMNS) {
+        for (String[] c : columns) {
             header.append(String.format(Locale.ROOT, " %12s", c[0]));
         }
         out.println(header);
+        int unsteady = 0;
         for (Map.Entry<String, List<ResultRow>> e : byCell.entrySet()) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s", e.getKey()));
-            for (String[] c : COLUMNS) {
+            boolean notSteady = e.getValue().stream().anyMatch(r -> "true".equals(r.get("settle_max_reached")));
+            unsteady += notSteady ? 1 : 0;
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s",
+                    e.getKey() + (notSteady ? " " + NOT_STEADY : "")));
+            for (String[] c : columns) {
                 double median = median(e.getValue(), c[1]) * Double.parseDouble(c[3]);
                 line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(median) ? "-" : String.format(Locale.ROOT, c[2], median)));
             }
             out.println(line);
+        }
+        if (unsteady > 0) {
+            out.println(NOT_STEADY + " " + unsteady + (unsteady == 1 ? " cell" : " cells") + " measured after a settle that reached its"
+                    + " maximum before req/s was steady (results.csv: settle_max_reached, settle_spread): not steady-state figures");
         }
         out.flush();
     }

@@ -19,7 +19,9 @@ import org.edgelab.experiments.client.ClientResult;
 import org.edgelab.experiments.client.ClientRun;
 import org.edgelab.experiments.client.LoadClient;
 import org.edgelab.experiments.client.LoadClients;
+import org.edgelab.experiments.client.LoadgenClient;
 import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.Settle;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.power.PowerMeter;
@@ -41,6 +43,7 @@ import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.Schedule;
+import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.RequestGenerator;
@@ -99,10 +102,14 @@ public final class ExperimentRunner {
         Map<String, String> methods = new LinkedHashMap<>();
         methods.put("workload", workloadKind.name() + ": " + workloadKind.description());
         methods.put("hit_ratio", workloadKind.method());
-        methods.put("measurement", descriptor.load().settle().isZero()
+        Settle settle = descriptor.load().settle();
+        methods.put("measurement", settle.isNone()
                 ? "each repetition is measured from its first request, right after the cache warm-up"
-                : "each repetition is measured after " + Durations.format(descriptor.load().settle())
-                        + " of the same load unrecorded (load.settle), right after the cache warm-up");
+                : "each repetition is measured after " + settle.describe() + " (load.settle), right after the cache warm-up"
+                        + (settle.auto() ? "; loadgen sends it whatever the cell's client, each window its own count of"
+                        + " completions; settle_s is how long it ran, settle_max_reached true when req/s was not steady by"
+                        + " the maximum, settle_spread the spread of its last windows (cells[].settle: every window's req/s)"
+                        : "; settle_s is how long it ran"));
         methods.put("cpu", Manifest.CPU_NOTE);
         methods.put("power", power.method());
         methods.put("latency", "ttfb/ttlb percentiles from the load client's histograms (clients: how each measures),"
@@ -126,7 +133,7 @@ public final class ExperimentRunner {
         methods.put("page_cache", Manifest.PAGE_CACHE_NOTE);
         this.manifest = new Manifest(directory.resolve("manifest.json"), descriptor, cells, methods);
         this.progress = new Progress(options.progress(), cells.size(), descriptor.repetitions(),
-                descriptor.load().duration().plus(descriptor.load().settle()));
+                descriptor.load().duration().plus(settle.length()));
     }
 
     /** Runs every cell not already finished and returns what the run folder holds. */
@@ -180,11 +187,15 @@ public final class ExperimentRunner {
             TargetContext context = link.context(targetContext(descriptor, storeDir, workDir, resources.cgroup()));
             // behind a kernel link the target starts from a thread in the server namespace: its listeners, child
             // processes and readiness checks are all there
+            List<Map<String, Object>> settles = new ArrayList<>();
             try (RunningTarget running = link.onServer(() -> target.start(cell.server(), context))) {
                 for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
-                    rows.add(runRepetition(target, running, link, resources, cell, rep, series));
+                    rows.add(runRepetition(target, running, link, resources, cell, rep, series, settles));
                     manifest.cellLink(cell.id(), link.manifestEntry(rows.get(rows.size() - 1).values()));
                 }
+            }
+            if (!settles.isEmpty()) {
+                manifest.cellDetail(cell.id(), "settle", settles);
             }
             manifest.cellDetail(cell.id(), "memory", resources.manifestEntry());
             series.write(directory);
@@ -196,7 +207,8 @@ public final class ExperimentRunner {
     }
 
     private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, CellResources resources, Cell cell, int rep,
-                                    SeriesCsv.Recorder series) throws IOException, InterruptedException {
+                                    SeriesCsv.Recorder series, List<Map<String, Object>> settles)
+            throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
         Workload workload = workloadKind.create(workloadRequest(load, workloadSettings, cell));
@@ -217,14 +229,7 @@ public final class ExperimentRunner {
             }
         }
         LoadClient client = LoadClients.get(cell.client().kind());
-        if (!load.settle().isZero()) {
-            // A run of its own before the counters are read, so the row's server CPU, hits and power
-            // cover the measured run only.
-            progress.phase(cell, rep, "settling");
-            ClientRun settle = clientRun(target, link, cell, workload, load.settle(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle",
-                    progress::interval);
-            link.onClient(() -> client.run(settle));
-        }
+        Map<String, String> settleColumns = settle(client, target, link, cell, workload, seed, rep, settles);
         // the per-second series (series.csv) of the measured run, where the client reports intervals
         ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep,
                 IntervalListener.both(progress::interval, series.phase(rep, "measured").listener()));
@@ -248,10 +253,65 @@ public final class ExperimentRunner {
         ResultRow row = row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
         boolean origin = before.bytesFromOrigin() >= 0 && after.bytesFromOrigin() >= 0;
         Map<String, String> values = new LinkedHashMap<>(row.values());
+        values.putAll(settleColumns);
         values.putAll(linkColumns);
         values.putAll(resources.columns(resourcesBefore, resourcesAfter, result.bytes(),
                 origin ? after.bytesFromOrigin() - before.bytesFromOrigin() : -1));
         return new ResultRow(values);
+    }
+
+    /**
+     * Runs the measured load unrecorded before repetition {@code rep} as {@code load.settle} says, a run of its own
+     * before the counters are read, so the row's server CPU, hits and power cover the measured run only. A fixed
+     * settle is sent by the cell's client; a steady-state one by loadgen, whose windows {@link SteadyRate} watches,
+     * ending it once req/s is steady or at its maximum. Returns the row's settle columns; adds the manifest's entry.
+     */
+    private Map<String, String> settle(LoadClient client, RunningTarget target, CellLink link, Cell cell, Workload workload,
+                                       long seed, int rep, List<Map<String, Object>> settles)
+            throws IOException, InterruptedException {
+        Settle settle = descriptor.load().settle();
+        Map<String, String> columns = new LinkedHashMap<>();
+        columns.put("settle_s", "");
+        columns.put("settle_max_reached", "");
+        columns.put("settle_spread", "");
+        if (settle.isNone()) {
+            return columns;
+        }
+        progress.phase(cell, rep, "settling");
+        ClientRun run = clientRun(target, link, cell, workload, settle.length(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle",
+                progress::interval);
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("repetition", rep);
+        if (!settle.auto()) {
+            ClientResult result = link.onClient(() -> client.run(run));
+            columns.put("settle_s", num(result.seconds()));
+            entry.put("seconds", result.seconds());
+        } else {
+            StopSignal stop = new StopSignal();
+            SteadyRate watch = new SteadyRate(settle, stop, progress::interval);
+            LoadResult result = link.onClient(() -> LoadRunner.run(LoadgenClient.config(run).stopSignal(stop).onInterval(watch).build()));
+            double seconds = result.elapsedSeconds();
+            // not steady: it ran to its maximum, unless the workload ran out of requests first
+            boolean maxReached = !watch.steady() && seconds >= settle.length().toNanos() / 1e9 - 0.5;
+            columns.put("settle_s", num(seconds));
+            columns.put("settle_max_reached", String.valueOf(maxReached));
+            columns.put("settle_spread", num(watch.spread()));
+            entry.put("seconds", seconds);
+            entry.put("steady", watch.steady());
+            entry.put("max_reached", maxReached);
+            entry.put("spread", Double.isNaN(watch.spread()) || Double.isInfinite(watch.spread()) ? null : watch.spread());
+            entry.put("windows_req_per_s", watch.windows().stream().map(r -> Math.round(r * 10) / 10.0).toList());
+            if (maxReached) {
+                double spread = watch.spread();
+                progress.note(cell.id() + " r" + rep + ": req/s was not steady after the settle's maximum of "
+                        + Durations.format(settle.length()) + " (" + (Double.isFinite(spread) ? "spread " + num(spread)
+                        : Double.isNaN(spread) ? "fewer windows than it compares" : "a window without a completed request")
+                        + " in the last " + settle.windows() + " windows);"
+                        + " measuring anyway");
+            }
+        }
+        settles.add(entry);
+        return columns;
     }
 
     /** One run of the cell's load client: {@code length} of the measured workload (its warm-up left out). */

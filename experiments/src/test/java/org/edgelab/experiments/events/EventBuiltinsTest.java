@@ -26,7 +26,7 @@ class EventBuiltinsTest {
             assertThat(plan.killAt()).isLessThan(d.load().duration().dividedBy(2));
             if (quick) {
                 // about 17 s per build: the quick run of 5 engines and 2 peers stays well inside 3 minutes
-                assertThat(d.repetitions() * (d.load().duration().plus(d.load().settle()).toSeconds() + 5) * 7).isLessThan(150);
+                assertThat(d.repetitions() * (d.load().duration().plus(d.load().settle().length()).toSeconds() + 5) * 7).isLessThan(150);
             }
         }
         assertThat(BuiltinExperiments.descriptions()).containsKeys("restart", "churn");

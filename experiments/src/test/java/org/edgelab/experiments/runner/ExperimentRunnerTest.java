@@ -23,6 +23,11 @@ class ExperimentRunnerTest {
 
     /** Writes {@code yaml} as {@code <name>.yaml} in the test folder and loads it. */
     private Descriptor load(String name, String yaml) throws IOException {
+        return load(dir, name, yaml);
+    }
+
+    /** Writes {@code yaml} as {@code <name>.yaml} in {@code dir} and loads it. */
+    static Descriptor load(Path dir, String name, String yaml) throws IOException {
         Path file = dir.resolve(name + ".yaml");
         Files.writeString(file, yaml);
         return DescriptorLoader.load(file.toString(), false);
@@ -205,13 +210,15 @@ class ExperimentRunnerTest {
                   settle: 2s
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
                 """);
-        assertThat(d.load().settle()).hasSeconds(2);
+        assertThat(d.load().settle().length()).hasSeconds(2);
         long start = System.nanoTime();
         RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));
         // Each of the 2 repetitions settled for 2 s before its measured second.
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
         assertThat(result.rows()).hasSize(2).allSatisfy(row -> {
             assertThat(row.number("duration_s")).isLessThan(1.9);
+            assertThat(row.number("settle_s")).isBetween(1.9, 3.0);
+            assertThat(row.get("settle_max_reached")).as("only a steady-state settle has a maximum").isEmpty();
             // The server counters, CPU and power of a row cover the measured run only, not the settling.
             assertThat(row.number("server_requests")).isBetween(row.number("requests"), row.number("requests") * 1.1 + 2);
         });

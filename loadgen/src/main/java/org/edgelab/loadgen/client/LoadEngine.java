@@ -18,6 +18,7 @@ import io.netty.util.concurrent.EventExecutor;
 import org.HdrHistogram.Histogram;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.Schedule;
+import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.CpuClock;
 import org.edgelab.loadgen.measure.IntervalListener;
@@ -51,12 +52,13 @@ public final class LoadEngine {
 
     /**
      * Settings of one phase; {@code startAt} is the start barrier, the wall-clock instant the phase starts at after
-     * its connections are open (null: at once).
+     * its connections are open (null: at once); {@code stop} ends it before its duration when given (null: none).
      */
     public record Phase(InetSocketAddress address, String hostHeader, List<String> headers, int connections, int threads,
                         Duration duration, long requestBound, Duration timeout, Schedule schedule,
                         Workload workload, LinkEmulation link, boolean verify, long seed,
-                        Duration reportInterval, Duration lateThreshold, IntervalListener listener, Instant startAt) {
+                        Duration reportInterval, Duration lateThreshold, IntervalListener listener, Instant startAt,
+                        StopSignal stop) {
     }
 
     private LoadEngine() {
@@ -169,6 +171,9 @@ public final class LoadEngine {
             }
             for (io.netty.util.concurrent.Future<?> f : started) {
                 await(f);
+            }
+            if (phase.stop() != null) {
+                phase.stop().onStop(control::endEarly);
             }
             // Arrivals due before the deadline that are late (a late timer, every connection busy) are still
             // sent, for up to the request timeout (at most 1 s): one that cannot leave within that would

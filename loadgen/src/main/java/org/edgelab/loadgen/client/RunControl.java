@@ -25,6 +25,7 @@ public final class RunControl {
     private final AtomicLong written = new AtomicLong();
     private volatile long dueBeforeDeadline = -1; // computed once, at the end; idempotent
     private volatile boolean stopping;
+    private volatile boolean endedEarly;
 
     /** A run of {@code connections} connections starting at {@code startNanos} (System.nanoTime). */
     public RunControl(int connections, long ticketLimit, Schedule schedule, long startNanos, long durationNanos) {
@@ -74,14 +75,23 @@ public final class RunControl {
         }
     }
 
+    /**
+     * Ends the run now, before its deadline and without waiting for owed arrivals, as if the deadline and its grace
+     * had passed (a caller's {@code StopSignal}); the connections are then stopped as at the deadline. Never blocks.
+     */
+    public void endEarly() {
+        endedEarly = true;
+        allFinished.countDown();
+    }
+
     /** A request was written (possibly after its due time, which its latency then includes). */
     void written() {
         written.incrementAndGet();
     }
 
     /**
-     * Waits for the end of the run: until every connection finished or the deadline passed, and then, for an
-     * open-loop schedule, until every arrival the schedule made due before the deadline has been written, for
+     * Waits for the end of the run: until every connection finished, the run was {@linkplain #endEarly() ended
+     * early} or the deadline passed, and then, for an open-loop schedule not ended early, until every arrival the schedule made due before the deadline has been written, for
      * at most {@code graceNanos} more. An arrival can be late because its timer fired late (a busy loop, a
      * loaded machine) or because every connection was busy when it fell due; stopping at the deadline dropped
      * exactly these latest arrivals and so hid the lateness. Blocks the calling thread; true if every
@@ -92,12 +102,12 @@ public final class RunControl {
             return true;
         }
         long giveUp = System.nanoTime() + graceNanos;
-        while (schedule != null && owed() > 0 && System.nanoTime() < giveUp) {
+        while (!endedEarly && schedule != null && owed() > 0 && System.nanoTime() < giveUp) {
             if (allFinished.await(1, TimeUnit.MILLISECONDS)) {
-                return true;
+                return liveConnections.get() == 0;
             }
         }
-        return allFinished.getCount() == 0;
+        return liveConnections.get() == 0;
     }
 
     /** Arrivals the schedule made due before the deadline that are not written yet (0 for a closed loop). */
@@ -127,8 +137,12 @@ public final class RunControl {
         return low;
     }
 
-    /** Waits until every connection finished or {@code nanos} passed; true if all finished. */
+    /**
+     * Waits until every connection finished, {@code nanos} passed or the run was {@linkplain #endEarly() ended early};
+     * true if all finished.
+     */
     public boolean awaitFinished(long nanos) throws InterruptedException {
-        return allFinished.await(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        allFinished.await(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        return liveConnections.get() == 0;
     }
 }

@@ -40,6 +40,7 @@ import org.edgelab.experiments.descriptor.Descriptor.Hardware;
 import org.edgelab.experiments.descriptor.Descriptor.Link;
 import org.edgelab.experiments.descriptor.Descriptor.LoadProfile;
 import org.edgelab.experiments.descriptor.Descriptor.Power;
+import org.edgelab.experiments.descriptor.Settle;
 import org.edgelab.experiments.power.PowerModel;
 import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.runner.ExperimentKinds;
@@ -56,6 +57,7 @@ import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.SettingException;
 import org.edgelab.plugin.UnknownPluginException;
 import org.edgelab.storage.api.StorageEngines;
+import org.edgelab.units.Durations;
 
 /**
  * Reads descriptors: parses each file's YAML, binds it strictly (unknown fields and bad units fail),
@@ -544,7 +546,7 @@ public final class DescriptorLoader {
             if (timeout.isZero()) {
                 throw at.error("/load/timeout", "the timeout must be more than 0");
             }
-            Duration settle = l.settle() == null ? Duration.ZERO : l.settle().duration();
+            Settle settle = settle(l.settle());
             if (l.rate() != null) {
                 try {
                     RateSchedule.parse(l.rate(), duration);
@@ -605,11 +607,86 @@ public final class DescriptorLoader {
             // one that may fall back to user space, is emulated by the client itself
             boolean userSpaceLink = links.stream().anyMatch(link -> !link.isNone()
                     && (link.emulation().equals(UserSpaceLink.EMULATION) || link.fallback()));
-            List<ClientChoice> clients = clients(l.client(), new ClientLoad(connections, threads, duration, settle, timeout,
+            // a steady-state settle is sent by loadgen, which tells the runner each second's completions
+            Duration clientSettle = settle.auto() ? Duration.ZERO : settle.length();
+            List<ClientChoice> clients = clients(l.client(), new ClientLoad(connections, threads, duration, clientSettle, timeout,
                     l.rate(), plugin.name(), userSpaceLink), notes);
             return new LoadProfile(connections, threads, duration, timeout, l.rate(), l.warmUp() == null || l.warmUp(), settle,
                     sizes, workingSet, maxObjects, popularity, target, ranges, links, plugin.name(), workloadSettings.asMap(),
                     clients);
+        }
+
+        /** {@code load.settle}: none, a duration, {@code auto} or the steady-state mapping, each value checked where it is written. */
+        private Settle settle(SettleValue spec) {
+            String pointer = "/load/settle";
+            if (spec == null) {
+                return Settle.NONE;
+            }
+            if (!spec.isMapping()) {
+                if (spec.text().equalsIgnoreCase(SettleValue.AUTO)) {
+                    return Settle.steady(Settle.DEFAULT_MAX, Settle.DEFAULT_TOLERANCE, Settle.DEFAULT_WINDOWS);
+                }
+                try {
+                    return Settle.fixed(Durations.parse(spec.text()));
+                } catch (IllegalArgumentException e) {
+                    throw at.error(pointer, e.getMessage() + "; a settle is " + SettleValue.EXPECTED);
+                }
+            }
+            Map<String, String> fields = spec.fields();
+            for (String key : fields.keySet()) {
+                if (!List.of("auto", "max", "tolerance", "windows").contains(key)) {
+                    throw at.error(pointer + "/" + key, "unknown field '" + key + "' of a settle; known fields here: auto, max, tolerance, windows");
+                }
+            }
+            if (!"true".equalsIgnoreCase(fields.get("auto"))) {
+                throw at.error(fields.containsKey("auto") ? pointer + "/auto" : pointer, "a settle written as a mapping is the"
+                        + " steady-state one and says auto: true ({auto: true, max: 30s, tolerance: 5%, windows: 3}); for a fixed"
+                        + " settle write a duration such as 10s, for none leave settle out");
+            }
+            Duration max = Settle.DEFAULT_MAX;
+            if (fields.containsKey("max")) {
+                try {
+                    max = Durations.parse(fields.get("max"));
+                } catch (IllegalArgumentException e) {
+                    throw at.error(pointer + "/max", e.getMessage());
+                }
+            }
+            double tolerance = Settle.DEFAULT_TOLERANCE;
+            if (fields.containsKey("tolerance")) {
+                tolerance = fraction(fields.get("tolerance"), pointer + "/tolerance");
+            }
+            int windows = Settle.DEFAULT_WINDOWS;
+            if (fields.containsKey("windows")) {
+                String text = fields.get("windows");
+                if (!text.matches("\\d{1,4}") || Integer.parseInt(text) < 2) {
+                    throw at.error(pointer + "/windows", "windows is how many consecutive " + Durations.format(Settle.WINDOW)
+                            + " windows must agree, a whole number of at least 2; got '" + text + "'");
+                }
+                windows = Integer.parseInt(text);
+            }
+            Duration least = Settle.WINDOW.multipliedBy(windows);
+            if (max.compareTo(least) < 0) {
+                throw at.error(fields.containsKey("max") ? pointer + "/max" : pointer, "max " + Durations.format(max)
+                        + " is shorter than the " + windows + " windows of " + Durations.format(Settle.WINDOW)
+                        + " the settle compares; give at least " + Durations.format(least));
+            }
+            return Settle.steady(max, tolerance, windows);
+        }
+
+        /** A fraction written as {@code 0.05} or {@code 5%}, more than 0 and less than 1. */
+        private double fraction(String text, String pointer) {
+            String problem = "tolerance is the largest spread of req/s, (max - min) / mean, that counts as steady: a fraction"
+                    + " such as 0.05 or a percentage such as 5%, more than 0 and below 100 %; got '" + text + "'";
+            double value;
+            try {
+                value = text.endsWith("%") ? Double.parseDouble(text.substring(0, text.length() - 1).trim()) / 100 : Double.parseDouble(text);
+            } catch (NumberFormatException e) {
+                throw at.error(pointer, problem);
+            }
+            if (!(value > 0 && value < 1)) {
+                throw at.error(pointer, problem);
+            }
+            return value;
         }
 
         /** The load clients that can run here, each checked against the load; those whose tool is missing become notes. */

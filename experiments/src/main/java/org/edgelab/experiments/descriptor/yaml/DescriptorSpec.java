@@ -57,14 +57,15 @@ public record DescriptorSpec(String name, String kind, Map<String, String> setti
      * @param rate        open-loop rate ({@code 1000}, {@code 100..1000}); absent for closed loop
      * @param warmUp      warm the cache before each repetition (see {@link Workload#targetHitRatio})
      * @param settle      how long the measured load runs unrecorded before each repetition's measurement
-     *                    (JIT, page cache and connections reach their steady state); absent for none
+     *                    (JIT, page cache and connections reach their steady state): a duration, or {@code auto}
+     *                    (until req/s is steady; {@link SettleValue}); absent for none
      * @param workload    what is requested
      * @param links       emulated client links (a list fans out)
      * @param client      what sends the measured load: {@code loadgen} (the default), {@code wrk}, {@code wrk2}, ...
      *                    (a list fans out); the warm-up is always loadgen's
      */
     public record Load(List<Integer> connections, Integer threads, DurationValue duration, DurationValue timeout,
-                       String rate, Boolean warmUp, DurationValue settle, Workload workload, List<Link> links,
+                       String rate, Boolean warmUp, SettleValue settle, Workload workload, List<Link> links,
                        List<ClientValue> client) {
     }
 

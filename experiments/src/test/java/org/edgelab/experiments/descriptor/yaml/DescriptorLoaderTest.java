@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import org.edgelab.experiments.descriptor.ByteSizeValue;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.target.ServerBuild;
+import org.edgelab.experiments.target.ServerMemory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -116,7 +117,7 @@ class DescriptorLoaderTest {
     @Test
     void settleDefaultsToNoneAndRejectsADurationWithoutUnit() throws IOException {
         Path plain = write("plain.yaml", "name: x\nservers: [{engine: memory}]\n");
-        assertThat(DescriptorLoader.load(plain.toString(), false).load().settle()).isZero();
+        assertThat(DescriptorLoader.load(plain.toString(), false).load().settle().isNone()).isTrue();
         DescriptorException e = failure("name: x\nservers: [{engine: memory}]\nload:\n  settle: 5\n");
         assertThat(e.line()).isEqualTo(4);
         assertThat(e.field()).isEqualTo("load.settle");
@@ -257,6 +258,29 @@ class DescriptorLoaderTest {
         assertThat(quick.servers().size() * quick.load().objectSizes().size() * quick.repetitions()).isLessThanOrEqualTo(6);
         assertThat(quick.load().duration()).isLessThanOrEqualTo(java.time.Duration.ofSeconds(5));
         assertThat(BuiltinExperiments.descriptions()).containsKey("varnish-edge");
+    }
+
+    @Test
+    void builtinStorageBoundBoundsEveryEngineByOneLimitOverASetFourTimesLargerAndItsQuickVariantSettlesUntilSteady() {
+        for (boolean quick : new boolean[] {false, true}) {
+            Descriptor d = DescriptorLoader.load("storage-bound", quick);
+            long limit = d.hardware().memoryBytes();
+            assertThat(limit).isPositive();
+            assertThat(d.load().workingSet()).as("the set at least 4x the memory").isGreaterThanOrEqualTo(4 * limit);
+            assertThat(d.servers()).extracting(ServerBuild::engine).contains("memory", "raw-log", "raw-files", "tiered", "lmdb");
+            assertThat(d.servers()).allSatisfy(build -> {
+                assertThat(ServerMemory.limit(build, limit)).as(build.name()).hasValue(limit);
+                assertThat(org.edgelab.experiments.target.Targets.get(build.target()).runsServerInCgroup()).as(build.name()).isTrue();
+            });
+            for (ByteSizeValue size : d.load().objectSizes()) {
+                assertThat(Math.min(d.load().workingSet() / size.bytes(), d.load().maxObjects()) * size.bytes())
+                        .as("the warmed set at " + size.text()).isGreaterThanOrEqualTo(4 * limit);
+            }
+            assertThat(d.load().settle().auto()).isTrue();
+        }
+        assertThat(DescriptorLoader.load("storage-bound", false).load().objectSizes()).extracting(ByteSizeValue::bytes)
+                .containsExactly(100_000L, 1_000_000L, 10_000_000L);
+        assertThat(DescriptorLoader.load("varnish-edge", true).load().settle().auto()).isTrue();
     }
 
     @Test

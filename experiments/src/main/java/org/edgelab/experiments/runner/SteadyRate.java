@@ -1,0 +1,113 @@
+package org.edgelab.experiments.runner;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.edgelab.experiments.descriptor.Settle;
+import org.edgelab.loadgen.StopSignal;
+import org.edgelab.loadgen.measure.IntervalListener;
+
+/**
+ * Watches the 1 s windows of a steady-state settle ({@link Settle#auto()}) and gives its {@link StopSignal} as soon
+ * as req/s is steady: the spread, (max - min) / mean, of the last {@link Settle#windows()} windows' req/s is at most
+ * {@link Settle#tolerance()}, or they differ by at most one request per window (a window's count cannot say less:
+ * at 14 req/s one request is 7 %); a window with no completion is never steady. Every window is passed on to
+ * {@code forward} (the progress line).
+ *
+ * <p>Thread-safe: loadgen's reporter thread calls {@link #interval}, which never blocks; the runner reads the
+ * outcome after the run.
+ */
+public final class SteadyRate implements IntervalListener {
+
+    private final Settle settle;
+    private final StopSignal stop;
+    private final IntervalListener forward;
+    private final Deque<Double> last = new ArrayDeque<>();
+    private final Deque<Double> lengths = new ArrayDeque<>();
+    private final List<Double> all = new ArrayList<>();
+    private double spread = Double.NaN;
+    private boolean steady;
+
+    /** Watches for {@code settle}'s steady state, giving {@code stop} once it is reached. */
+    public SteadyRate(Settle settle, StopSignal stop, IntervalListener forward) {
+        if (!settle.auto()) {
+            throw new IllegalArgumentException("only a steady-state settle (auto) is watched, got " + settle.describe());
+        }
+        this.settle = settle;
+        this.stop = stop;
+        this.forward = forward == null ? IntervalListener.NONE : forward;
+    }
+
+    @Override
+    public void interval(long completed, double seconds) {
+        forward.interval(completed, seconds);
+        if (!(seconds > 0)) {
+            return;
+        }
+        boolean reached;
+        synchronized (this) {
+            double rate = completed / seconds;
+            all.add(rate);
+            last.addLast(rate);
+            lengths.addLast(seconds);
+            if (last.size() > settle.windows()) {
+                last.removeFirst();
+                lengths.removeFirst();
+            }
+            if (last.size() < settle.windows()) {
+                return;
+            }
+            spread = spread(last);
+            double longest = lengths.stream().mapToDouble(Double::doubleValue).max().orElse(1);
+            boolean oneRequest = Double.isFinite(spread) && range(last) <= 1 / longest + 1e-9;
+            reached = !steady && (spread <= settle.tolerance() || oneRequest);
+            steady |= reached;
+        }
+        if (reached) {
+            stop.stop();
+        }
+    }
+
+    /** (max - min) / mean of {@code rates}; infinite when their mean is 0. */
+    static double spread(Iterable<Double> rates) {
+        double min = Double.MAX_VALUE;
+        double max = -Double.MAX_VALUE;
+        double sum = 0;
+        int n = 0;
+        for (double r : rates) {
+            min = Math.min(min, r);
+            max = Math.max(max, r);
+            sum += r;
+            n++;
+        }
+        double mean = n == 0 ? 0 : sum / n;
+        return mean > 0 ? (max - min) / mean : Double.POSITIVE_INFINITY;
+    }
+
+    /** max - min of {@code rates}. */
+    private static double range(Iterable<Double> rates) {
+        double min = Double.MAX_VALUE;
+        double max = -Double.MAX_VALUE;
+        for (double r : rates) {
+            min = Math.min(min, r);
+            max = Math.max(max, r);
+        }
+        return max - min;
+    }
+
+    /** Whether req/s was steady (the signal was given). */
+    public synchronized boolean steady() {
+        return steady;
+    }
+
+    /** The spread of the last windows when the settle ended, NaN when it saw fewer windows than it compares. */
+    public synchronized double spread() {
+        return spread;
+    }
+
+    /** req/s of every window seen, in order. */
+    public synchronized List<Double> windows() {
+        return List.copyOf(all);
+    }
+}
