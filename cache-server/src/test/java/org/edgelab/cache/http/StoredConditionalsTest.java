@@ -97,7 +97,11 @@ class StoredConditionalsTest {
         assertThat(StoredConditionals.notModifiedMatches(WEAK, request("ETag", "W/\"b\""))).isTrue();
         assertThat(StoredConditionals.notModifiedMatches(STRONG, request("Last-Modified", LAST_MODIFIED))).isTrue();
         assertThat(StoredConditionals.notModifiedMatches(STRONG, request("Last-Modified", HttpDates.format(T)))).isFalse();
-        assertThat(StoredConditionals.notModifiedMatches(STRONG, request("Cache-Control", "max-age=5"))).isTrue();
+        assertThat(StoredConditionals.notModifiedMatches(STRONG, request("Cache-Control", "max-age=5")))
+                .as("no validator, the stored response has some").isFalse();
+        assertThat(StoredConditionals.notModifiedMatches(stored("Last-Modified", LAST_MODIFIED), request())).isFalse();
+        assertThat(StoredConditionals.notModifiedMatches(stored("Date", HttpDates.format(T)), request("Cache-Control",
+                "max-age=5"))).as("no validator on either side").isTrue();
         assertThat(StoredConditionals.notModifiedMatches(stored(), request("ETag", "\"b\""))).isFalse();
     }
 
