@@ -37,6 +37,22 @@ class LmdbVerifyAlwaysTest {
                 store);
     }
 
+    /** An origin, the store in {@code dir} and a cache in front of them; closing closes all three. */
+    private record Served(OriginServer origin, ObjectStore store, CacheServer cache) implements AutoCloseable {
+        static Served in(Path dir) throws Exception {
+            OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
+            ObjectStore store = open(dir);
+            return new Served(origin, store, start(origin, store));
+        }
+
+        @Override
+        public void close() throws Exception {
+            try (origin; store; cache) {
+                // closed in reverse order: cache, store, origin
+            }
+        }
+    }
+
     private static RawHttp.Response get(RawHttp raw, String id) throws Exception {
         raw.send("GET " + SyntheticPaths.path(id, SIZE) + " HTTP/1.1\r\nHost: edge.example\r\n\r\n");
         return raw.read(false);
@@ -69,9 +85,9 @@ class LmdbVerifyAlwaysTest {
 
     @Test
     void damageFoundMidBodyCutsTheReplyDropsTheObjectAndTheNextRequestRefetchesIt(@TempDir Path dir) throws Exception {
-        try (OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
-             ObjectStore store = open(dir);
-             CacheServer cache = start(origin, store)) {
+        try (Served s = Served.in(dir)) {
+            OriginServer origin = s.origin();
+            CacheServer cache = s.cache();
             fill(cache, "mid");
             damage(dir, "mid", 2_300_000);
             long originBefore = origin.stats().requests();
@@ -83,7 +99,7 @@ class LmdbVerifyAlwaysTest {
                 assertThat(cut.body().length).isLessThan(2_300_000).isGreaterThan(0);
                 assertThat(verified("mid", 0, cut.body())).as("every byte sent is right").isTrue();
             }
-            assertThat(store.stats().corruptObjectsDropped()).isEqualTo(1);
+            assertThat(s.store().stats().corruptObjectsDropped()).isEqualTo(1);
             try (RawHttp raw = new RawHttp(cache.port())) {
                 assertThat(exact(raw, "mid", "the request after the cut")).isEqualTo("MISS");
                 assertThat(exact(raw, "mid", "stored again")).isEqualTo("HIT");
@@ -95,18 +111,17 @@ class LmdbVerifyAlwaysTest {
     @Test
     void damageInTheFirstBytesIsACleanMissOnTheSameRequestNotA200CutBeforeItsFirstByte(@TempDir Path dir)
             throws Exception {
-        try (OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
-             ObjectStore store = open(dir);
-             CacheServer cache = start(origin, store)) {
-            fill(cache, "first");
+        try (Served s = Served.in(dir)) {
+            fill(s.cache(), "first");
             damage(dir, "first", 1000);
-            long originBefore = origin.stats().requests();
-            try (RawHttp raw = new RawHttp(cache.port())) {
+            long originBefore = s.origin().stats().requests();
+            try (RawHttp raw = new RawHttp(s.cache().port())) {
                 assertThat(exact(raw, "first", "the request that finds the damage")).isEqualTo("MISS");
                 assertThat(exact(raw, "first", "the next one, same connection")).isEqualTo("HIT");
             }
-            assertThat(store.stats().corruptObjectsDropped()).isEqualTo(1);
-            assertThat(origin.stats().requests() - originBefore).as("origin requests after the damage").isEqualTo(1);
+            assertThat(s.store().stats().corruptObjectsDropped()).isEqualTo(1);
+            assertThat(s.origin().stats().requests() - originBefore).as("origin requests after the damage")
+                    .isEqualTo(1);
         }
     }
 
