@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
@@ -32,6 +37,33 @@ class LmdbVerifyAlwaysTest {
 
     @Test
     void aChunkDamagedWhileTheStoreRunsIsNeverServedAndItsObjectIsDropped(@TempDir Path dir) throws Exception {
+        Logger log = Logger.getLogger(LmdbStore.class.getName());
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                warnings.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        try {
+            damagedWhileOpen(dir);
+        } finally {
+            log.removeHandler(handler);
+        }
+        assertThat(warnings.stream().filter(w -> w.startsWith("dropping"))).as("the drop is logged once, not per reader")
+                .hasSize(1);
+    }
+
+    private static void damagedWhileOpen(Path dir) throws Exception {
         CacheKey key = CacheKey.of("always");
         long seed = TestContent.seed(key.value());
         try (ObjectStore store = StorageEngines.open(LmdbEngine.NAME, PluginSettings.of("path", dir.toString(),
