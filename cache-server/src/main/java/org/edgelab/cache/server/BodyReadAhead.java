@@ -99,7 +99,7 @@ final class BodyReadAhead {
     }
 
     private void fill() {
-        if (inFlight || closed || failure != null || ready.size() >= DEPTH || nextRead >= limit) {
+        if (inFlight || closed || ready.size() >= DEPTH || nextRead >= limit) {
             return;
         }
         inFlight = true;
