@@ -25,6 +25,8 @@ final class FaultyStore implements ObjectStore {
     volatile boolean failBegin;
     /** Writes fail once an object has this many bytes (-1: never). */
     volatile long failWriteAt = -1;
+    /** When set, the injected write failure waits for it to open first (so a test can gather followers). */
+    volatile java.util.concurrent.CountDownLatch writeFailureGate;
     volatile boolean failCommit;
 
     FaultyStore(ObjectStore delegate) {
@@ -65,6 +67,7 @@ final class FaultyStore implements ObjectStore {
             public void write(ByteBuffer chunk) throws IOException {
                 long at = failWriteAt;
                 if (at >= 0 && w.written() + chunk.remaining() > at) {
+                    awaitGate();
                     w.abort();
                     throw new IOException("injected write failure at " + w.written());
                 }
@@ -130,5 +133,17 @@ final class FaultyStore implements ObjectStore {
     @Override
     public void close() throws IOException {
         delegate.close();
+    }
+
+    private void awaitGate() throws IOException {
+        java.util.concurrent.CountDownLatch gate = writeFailureGate;
+        try {
+            if (gate != null && !gate.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IOException("the write failure's gate never opened");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted at the write failure's gate", e);
+        }
     }
 }

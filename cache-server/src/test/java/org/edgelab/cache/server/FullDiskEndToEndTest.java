@@ -16,7 +16,7 @@ import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.storage.contract.FullDiskScenario;
-import org.edgelab.storage.contract.TmpfsMount;
+import org.edgelab.storage.contract.ScratchMount;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -62,7 +62,7 @@ class FullDiskEndToEndTest {
     @ValueSource(strings = {"raw-log", "raw-files", "lmdb", "tiered"})
     void fortyObjectsThroughAFullDiskAreFortyWholeResponsesAndEveryStoredOneSurvivesASigkill(String engine,
             @TempDir Path work) throws Exception {
-        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM);
+        try (ScratchMount fs = ScratchMount.tmpfs(FullDiskScenario.FILE_SYSTEM);
              OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build())) {
             List<Integer> stored = new ArrayList<>();
             try (ServeProcess cache = ServeProcess.start(origin.baseUri(), engine, options(engine, fs.dir()), work,

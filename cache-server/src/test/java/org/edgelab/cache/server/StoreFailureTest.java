@@ -99,8 +99,11 @@ class StoreFailureTest {
     @Test
     void everyFollowerOfAWriteThatFailsMidObjectGetsTheWholeBody() throws Exception {
         store.failWriteAt = 1_000_000;
-        // Slow enough that the others join while the first 1 MB is written; the failure comes mid-body.
-        String path = SyntheticPaths.path("write-fails-shared", 3_000_000) + "?rate=6MiB/s";
+        // The failure waits until every client has joined: with a fixed pace and a sleep between clients,
+        // a loaded machine let the last one arrive after the failure, as a second miss (two origin requests).
+        java.util.concurrent.CountDownLatch everyoneJoined = new java.util.concurrent.CountDownLatch(1);
+        store.writeFailureGate = everyoneJoined;
+        String path = SyntheticPaths.path("write-fails-shared", 3_000_000);
         int clients = 4;
         java.util.List<RawHttp> raws = new java.util.ArrayList<>();
         try {
@@ -108,8 +111,14 @@ class StoreFailureTest {
                 RawHttp raw = new RawHttp(cache.port());
                 raws.add(raw);
                 raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-                Thread.sleep(50);
             }
+            long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (cache.stats().snapshot(store).requests() < clients && System.nanoTime() < giveUp) {
+                Thread.sleep(5);
+            }
+            // a memory lookup runs inline: the loop task that counted the last request also made it a follower
+            Thread.sleep(50);
+            everyoneJoined.countDown();
             java.util.Set<String> results = new java.util.TreeSet<>();
             for (RawHttp raw : raws) {
                 RawHttp.Response r = raw.read(false);

@@ -377,6 +377,11 @@ public final class ExperimentRunner {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
+    /** {@code workload} without its own warm-up pass, for a kind that warms the cache itself, unmeasured. */
+    public static Workload measuredOnly(Workload workload) {
+        return new MeasuredOnly(workload);
+    }
+
     /** The measured workload without its own warm-up pass (the runner warms the cache itself, unmeasured). */
     private record MeasuredOnly(Workload workload) implements Workload {
         @Override

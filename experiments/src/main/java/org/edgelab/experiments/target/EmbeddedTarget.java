@@ -1,5 +1,9 @@
 package org.edgelab.experiments.target;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -78,6 +82,9 @@ public final class EmbeddedTarget implements Target {
 
     /** Origin, store and cache of one cell; closes them in reverse order. Counters are thread-safe. */
     private static final class Running implements RunningTarget {
+        /** The names the admin port's {@code /stats} uses, so both targets' {@link #cacheStats()} read alike. */
+        private static final ObjectMapper STATS_JSON = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+
         private final OriginServer origin;
         private final ObjectStore store;
         private final CacheServer cache;
@@ -103,6 +110,11 @@ public final class EmbeddedTarget implements Target {
             }
             CacheStats.Snapshot s = cache.stats().snapshot(store);
             return new ServerCounters(s.requests(), s.hits(), s.misses(), s.bytesToClients(), s.bytesFromOrigin());
+        }
+
+        @Override
+        public Optional<JsonNode> cacheStats() {
+            return cache == null ? Optional.empty() : Optional.of(STATS_JSON.valueToTree(cache.stats().snapshot(store)));
         }
 
         @Override

@@ -1,5 +1,6 @@
 package org.edgelab.experiments.target;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -254,6 +255,7 @@ public final class ProcessTarget implements Target {
         private final String cpuMethod;
         private final ServerStatsReader stats;
         private final List<ManagedProcess> processes;
+        private final boolean cacheProcess;
         private final AtomicBoolean closed = new AtomicBoolean();
 
         Running(URI clientUri, ManagedProcess origin, ManagedProcess cache, ServerStatsReader stats, List<ManagedProcess> processes) {
@@ -262,6 +264,7 @@ public final class ProcessTarget implements Target {
             this.cpuMethod = (cache == null ? "process: origin JVM (no cache), " : "process: cache JVM, ") + ProcessCpu.METHOD;
             this.stats = stats;
             this.processes = List.copyOf(processes);
+            this.cacheProcess = cache != null;
         }
 
         @Override
@@ -273,6 +276,12 @@ public final class ProcessTarget implements Target {
         public ServerCounters counters() throws IOException {
             requireAlive();
             return stats.read();
+        }
+
+        @Override
+        public Optional<JsonNode> cacheStats() throws IOException {
+            requireAlive();
+            return cacheProcess ? Optional.of(stats.readJson()) : Optional.empty();
         }
 
         @Override

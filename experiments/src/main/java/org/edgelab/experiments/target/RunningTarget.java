@@ -1,7 +1,9 @@
 package org.edgelab.experiments.target;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Optional;
 
 /**
  * An origin and a server started by a {@link Target} for one cell: where clients send requests, the
@@ -32,8 +34,17 @@ public interface RunningTarget extends AutoCloseable {
      * The process of the server under test, whose process tree's I/O and peak RSS are read from {@code /proc} when it
      * runs in no cgroup; empty when the server shares the runner's process (embedded) or is not a child process.
      */
-    default java.util.Optional<Long> serverPid() {
-        return java.util.Optional.empty();
+    default Optional<Long> serverPid() {
+        return Optional.empty();
+    }
+
+    /**
+     * The EdgeLab cache's whole {@code /stats} document (snake_case names: {@code store_usage},
+     * {@code store_stats.extra} with the engine's disk states, {@code by_status_class}, ...), read now; empty
+     * for a server that is not EdgeLab's cache. May block on the server's admin port.
+     */
+    default Optional<JsonNode> cacheStats() throws IOException {
+        return Optional.empty();
     }
 
     @Override

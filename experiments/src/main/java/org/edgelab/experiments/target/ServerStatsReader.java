@@ -39,6 +39,19 @@ public final class ServerStatsReader {
         return parse(response.body());
     }
 
+    /** Reads the whole JSON document now. */
+    public JsonNode readJson() throws IOException {
+        PlainHttp.Response response = PlainHttp.get(statsUri, TIMEOUT);
+        if (response.status() != 200) {
+            throw new IOException("GET " + statsUri + " answered " + response.status() + ", not EdgeLab statistics");
+        }
+        try {
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new IOException(statsUri + " did not answer JSON: " + e.getMessage(), e);
+        }
+    }
+
     /** Counters from the JSON of a cache's {@code /stats} or an origin's {@code /_stats}. */
     ServerCounters parse(String json) throws IOException {
         JsonNode node;

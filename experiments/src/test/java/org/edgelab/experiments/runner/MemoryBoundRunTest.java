@@ -39,7 +39,7 @@ class MemoryBoundRunTest {
                 servers:
                   - name: raw-files
                     engine: raw-files
-                    settings: {dir: "${store}", capacity: 64MB}
+                    settings: {dir: "${store}", capacity: 256MB}
                     target_settings: {heap: 256m, io_threads: 1%s}
                 load:
                   connections: 4
@@ -70,9 +70,10 @@ class MemoryBoundRunTest {
                 .isGreaterThan(1 << 20);
         assertThat(row.number("server_bytes_from_origin")).isPositive();
         assertThat(row.number("device_write_bytes")).as("misses are stored as files").isPositive();
-        // Positive and bounded, not near 1: in a 2 s window the store's writes of the last misses may still be
-        // queued when the window ends (0.42 was read once in a fresh-clone .ci/run on 2026-12-01, cause not proven).
-        assertThat(row.number("write_amplification")).isGreaterThan(0.0).isLessThanOrEqualTo(4.0);
+        // The store (256 MB) holds everything the run fetches, so every stored byte is written once. With a store
+        // that evicts, a file deleted before write-back cancels its dirty pages and the figure falls below 1 (0.42
+        // in a 64 MB store; 0.013 once a 256 MB store was full): those bytes never reach the device.
+        assertThat(row.number("write_amplification")).isBetween(0.9, 1.5);
         assertThat(row.number("read_syscalls")).isPositive();
         assertThat(row.get("read_amplification")).isNotEmpty();
 

@@ -31,6 +31,10 @@ public interface FetchDriver {
         return 0;
     }
 
+    /** Request {@code token}, the one last returned by {@link #nextFetch}, is being written now (at or after its due time). */
+    default void sending(long token) {
+    }
+
     /**
      * Request {@code token} ended: {@code error} is null when its response was good; {@code sentNanos} and
      * {@code endNanos} are System.nanoTime values. Not called for a request in flight when the load stops.

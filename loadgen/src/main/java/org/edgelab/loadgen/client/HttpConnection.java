@@ -240,6 +240,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         headersSeen = false;
         writeFailed = false;
         metrics.sent++;
+        driver.sending(token);
         parser.expectResponse();
         ch.writeAndFlush(RequestEncoder.encode(ch.alloc(), slot, hostHeader, headerLines)).addListener(writeDone);
     }

@@ -21,6 +21,8 @@ public final class RunControl {
     private final long deadlineNanos;
     private final AtomicInteger liveConnections;
     private final CountDownLatch allFinished = new CountDownLatch(1);
+    /** Open-loop arrivals due before the deadline that no connection has written yet. */
+    private final AtomicLong owed = new AtomicLong();
     private volatile boolean stopping;
 
     /** A run of {@code connections} connections starting at {@code startNanos} (System.nanoTime). */
@@ -69,6 +71,41 @@ public final class RunControl {
         if (liveConnections.decrementAndGet() == 0) {
             allFinished.countDown();
         }
+    }
+
+    /** An open-loop arrival due before the deadline was handed to a connection: it is owed until written. */
+    void owe() {
+        owed.incrementAndGet();
+    }
+
+    /** An owed arrival was written (possibly after its due time, which its latency then includes). */
+    void paid() {
+        owed.decrementAndGet();
+    }
+
+    /**
+     * Waits for the end of the run: until every connection finished or the deadline passed, and then, for an
+     * open-loop schedule, until every arrival due before the deadline has been written, for at most
+     * {@code graceNanos} more. A timer that fires a little late (a busy loop, a loaded machine) still sends
+     * its arrival; stopping at the deadline would drop exactly the latest arrivals and hide that lateness.
+     * Blocks the calling thread; true if every connection finished.
+     */
+    public boolean awaitEnd(long graceNanos) throws InterruptedException {
+        if (awaitFinished(deadlineNanos - System.nanoTime())) {
+            return true;
+        }
+        long giveUp = System.nanoTime() + graceNanos;
+        while (schedule != null && owed.get() > 0 && System.nanoTime() < giveUp) {
+            if (allFinished.await(1, TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+        }
+        return allFinished.getCount() == 0;
+    }
+
+    /** Arrivals due before the deadline that are not written yet (0 for a closed loop). */
+    public long owed() {
+        return owed.get();
     }
 
     /** Waits until every connection finished or {@code nanos} passed; true if all finished. */

@@ -38,7 +38,18 @@ final class RunDriver implements FetchDriver {
             return DONE;
         }
         due = run.startNanos() + offset;
-        return due >= run.deadlineNanos() ? DONE : ticket;
+        if (due >= run.deadlineNanos()) {
+            return DONE;
+        }
+        run.owe();
+        return ticket;
+    }
+
+    @Override
+    public void sending(long token) {
+        if (run.schedule() != null) {
+            run.paid();
+        }
     }
 
     @Override

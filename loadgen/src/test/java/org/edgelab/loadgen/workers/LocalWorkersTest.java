@@ -81,8 +81,8 @@ class LocalWorkersTest {
         assertThat(merged.ttlb().valuesAreEquivalent(mergedP99, p99OfAll))
                 .as("merged p99 %d ns, p99 of all %d samples %d ns", mergedP99, samples.size(), p99OfAll).isTrue();
 
-        // all started at the barrier, within 50 ms of each other, and ran over a common window
-        assertThat(merged.startSkew()).isLessThan(Duration.ofMillis(50));
+        // all started at the barrier and ran over a common window
+        assertThat(merged.startSkew()).isLessThanOrEqualTo(skewBound(run, 0));
         for (LoadResult worker : run.workers()) {
             assertThat(worker.start()).isEqualTo(run.workers().get(0).start());
             assertThat(worker.realStart()).isAfterOrEqualTo(worker.start());
@@ -106,7 +106,19 @@ class LocalWorkersTest {
         assertThat(run.merged().counters().sent()).isEqualTo(300);
         // the 20 set objects were fetched once by the one warm-up pass, not once per worker
         assertThat(originRequests).isEqualTo(20 + 300);
-        assertThat(run.merged().startSkew()).isLessThan(Duration.ofMillis(50));
+        // worker 2's first arrival (request 2) is due 13.3 ms after the barrier
+        assertThat(run.merged().startSkew()).isLessThanOrEqualTo(skewBound(run, 2 * 1_000_000_000L / 150));
+    }
+
+    /**
+     * A worker's first send is its first arrival's due time after the shared barrier plus its loop's lateness,
+     * so the start skew is at most the latest first arrival's offset plus the largest lateness any worker
+     * measured (2 ms more for the millisecond clocks): a worker that anchored its schedule anywhere but at
+     * the barrier would exceed it. The 50 ms skew of issue 21 is a figure of an experiment run, not this
+     * test's: with the machine's load average at 16 one worker's first send was 73 ms late.
+     */
+    private static Duration skewBound(LocalWorkers.Outcome run, long latestFirstOffsetNanos) {
+        return Duration.ofNanos(latestFirstOffsetNanos + run.merged().counters().maxStartDelayNanos()).plusMillis(2);
     }
 
     @Test

@@ -26,7 +26,7 @@ import org.edgelab.storage.api.WriteAbortedException;
 
 /**
  * The full-disk fault, the same for every disk engine: a store whose capacity (256 MB) is four
- * times the file system under it (a 64 MiB tmpfs, {@link TmpfsMount}) takes 40 distinct 4 MiB
+ * times the file system under it (a 64 MiB tmpfs or ext4, {@link ScratchMount}) takes 40 distinct 4 MiB
  * objects, each followed by a reader while it is written, as a cache's clients follow a miss.
  *
  * <p>What must hold: every write either commits or is refused with {@link StorageFullException}
@@ -82,7 +82,7 @@ public final class FullDiskScenario {
      * that a new object is taken. Returns what the writes did; the store is left open for the
      * engine's own checks (its disk states, say) and closed by the caller.
      */
-    public Outcome fill(ObjectStore store, TmpfsMount fs) throws Exception {
+    public Outcome fill(ObjectStore store, ScratchMount fs) throws Exception {
         Path filler = fs.dir().resolve("filler");
         Files.write(filler, new byte[(int) FILLER]);
         int committed = 0;
@@ -159,7 +159,7 @@ public final class FullDiskScenario {
      * goes on writing), kills it with SIGKILL, reopens the store and checks every committed
      * object. Returns the check; fails if any committed object is missing or not byte-exact.
      */
-    public CrashCheck killWhileFullAndRestart(TmpfsMount fs, Path workDir) throws Exception {
+    public CrashCheck killWhileFullAndRestart(ScratchMount fs, Path workDir) throws Exception {
         Path dir = fs.dir().resolve("store");
         CrashRun run = CrashHarness.writeAndKillOnceRefused(engine, settings.in(dir, CAPACITY), 5,
                 Duration.ofSeconds(60), workDir);

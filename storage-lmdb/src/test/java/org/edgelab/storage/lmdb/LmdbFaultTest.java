@@ -7,7 +7,7 @@ import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.contract.DamagedFileScenario;
 import org.edgelab.storage.contract.FullDiskScenario;
-import org.edgelab.storage.contract.TmpfsMount;
+import org.edgelab.storage.contract.ScratchMount;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +24,7 @@ class LmdbFaultTest {
 
     @Test
     void aFullFileSystemRefusesWritesCleanlyAndFollowersGetEveryByteWrittenBeforeIt() throws Exception {
-        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM);
+        try (ScratchMount fs = ScratchMount.tmpfs(FullDiskScenario.FILE_SYSTEM);
              ObjectStore store = FULL_DISK.open(fs.dir().resolve("store"))) {
             FullDiskScenario.Outcome outcome = FULL_DISK.fill(store, fs);
             System.out.println("lmdb on a full file system: " + outcome + ", " + store.stats().extra());
@@ -35,7 +35,7 @@ class LmdbFaultTest {
 
     @Test
     void afterASigkillOnAFullFileSystemEveryCommittedObjectIsBack(@TempDir Path work) throws Exception {
-        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM)) {
+        try (ScratchMount fs = ScratchMount.tmpfs(FullDiskScenario.FILE_SYSTEM)) {
             System.out.println("lmdb, SIGKILL on a full file system: " + FULL_DISK.killWhileFullAndRestart(fs, work));
         }
     }

@@ -7,7 +7,7 @@ import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.contract.DamagedFileScenario;
 import org.edgelab.storage.contract.FullDiskScenario;
-import org.edgelab.storage.contract.TmpfsMount;
+import org.edgelab.storage.contract.ScratchMount;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +23,7 @@ class RawFilesFaultTest {
 
     @Test
     void aFullFileSystemRefusesWritesCleanlyAndKeepsEveryObject() throws Exception {
-        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM);
+        try (ScratchMount fs = ScratchMount.tmpfs(FullDiskScenario.FILE_SYSTEM);
              ObjectStore store = FULL_DISK.open(fs.dir().resolve("store"))) {
             FullDiskScenario.Outcome outcome = FULL_DISK.fill(store, fs);
             System.out.println("raw-files on a full file system: " + outcome + ", " + store.stats().extra());
@@ -34,7 +34,7 @@ class RawFilesFaultTest {
 
     @Test
     void afterASigkillOnAFullFileSystemEveryCommittedObjectIsBack(@TempDir Path work) throws Exception {
-        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM)) {
+        try (ScratchMount fs = ScratchMount.tmpfs(FullDiskScenario.FILE_SYSTEM)) {
             System.out.println("raw-files, SIGKILL on a full file system: " + FULL_DISK.killWhileFullAndRestart(fs, work));
         }
     }

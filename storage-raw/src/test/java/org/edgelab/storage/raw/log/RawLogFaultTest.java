@@ -7,12 +7,14 @@ import org.edgelab.plugin.PluginSettings;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.contract.DamagedFileScenario;
 import org.edgelab.storage.contract.FullDiskScenario;
-import org.edgelab.storage.contract.TmpfsMount;
+import org.edgelab.storage.contract.ScratchMount;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * raw-log under real faults: a full file system (a 64 MiB tmpfs under a 256 MB store, mounted by
+ * raw-log under real faults: a full file system (a 64 MiB tmpfs, or ext4 on a loop device, under a 256 MB store, mounted by
  * the test as root; skipped without root unless EDGELAB_REQUIRE_ROOT=1) and bytes flipped in a
  * segment file while the store is stopped.
  */
@@ -21,12 +23,15 @@ class RawLogFaultTest {
     private static final FullDiskScenario FULL_DISK = new FullDiskScenario(RawLogEngine.NAME,
             (dir, capacity) -> PluginSettings.of("disks", dir.toString(), "capacity", Long.toString(capacity)));
 
-    @Test
-    void aFullFileSystemRefusesWritesAndKeepsItsDiskOnlineAndEveryObject() throws Exception {
-        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM);
+    /** On a tmpfs and on ext4 over a loop device (block allocation and a journal, as on a real disk). */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tmpfs", "ext4"})
+    void aFullFileSystemRefusesWritesAndKeepsItsDiskOnlineAndEveryObject(String kind) throws Exception {
+        try (ScratchMount fs = kind.equals("tmpfs") ? ScratchMount.tmpfs(FullDiskScenario.FILE_SYSTEM)
+                : ScratchMount.loopExt4(FullDiskScenario.FILE_SYSTEM);
              ObjectStore store = FULL_DISK.open(fs.dir().resolve("store"))) {
             FullDiskScenario.Outcome outcome = FULL_DISK.fill(store, fs);
-            System.out.println("raw-log on a full file system: " + outcome + ", " + store.stats().extra());
+            System.out.println("raw-log on a full " + kind + ": " + outcome + ", " + store.stats().extra());
             assertThat(store.stats().extra())
                     .containsEntry("disk.0.state", "ONLINE")
                     .containsEntry("objectsLostToDiskFailure", 0L);
@@ -37,7 +42,7 @@ class RawLogFaultTest {
 
     @Test
     void afterASigkillOnAFullFileSystemEveryCommittedObjectIsBack(@TempDir Path work) throws Exception {
-        try (TmpfsMount fs = TmpfsMount.mount(FullDiskScenario.FILE_SYSTEM)) {
+        try (ScratchMount fs = ScratchMount.tmpfs(FullDiskScenario.FILE_SYSTEM)) {
             System.out.println("raw-log, SIGKILL on a full file system: " + FULL_DISK.killWhileFullAndRestart(fs, work));
         }
     }

@@ -1,0 +1,804 @@
+package org.edgelab.experiments.disk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.edgelab.experiments.client.ClientChoice;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.matrix.Cell;
+import org.edgelab.experiments.matrix.MatrixExpander;
+import org.edgelab.experiments.process.disk.CellDisks;
+import org.edgelab.experiments.process.disk.FileSystemShutdown;
+import org.edgelab.experiments.runner.CellLoop;
+import org.edgelab.experiments.runner.ExperimentPlugin;
+import org.edgelab.experiments.runner.ExperimentRunner;
+import org.edgelab.experiments.runner.Manifest;
+import org.edgelab.experiments.runner.ResultRow;
+import org.edgelab.experiments.runner.ResultsCsv;
+import org.edgelab.experiments.runner.RunFolders;
+import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerBuild;
+import org.edgelab.experiments.target.Target;
+import org.edgelab.experiments.target.Targets;
+import org.edgelab.experiments.workload.WorkloadPlugin;
+import org.edgelab.experiments.workload.WorkloadPlugins;
+import org.edgelab.experiments.workload.WorkloadRequest;
+import org.edgelab.loadgen.LoadConfig;
+import org.edgelab.loadgen.LoadResult;
+import org.edgelab.loadgen.LoadRunner;
+import org.edgelab.loadgen.measure.ErrorClass;
+import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
+import org.edgelab.plugin.SettingException;
+import org.edgelab.units.ByteSize;
+import org.edgelab.units.Durations;
+
+/**
+ * The {@code disk-failure} experiment (issue 16 item 2, report A's "resumes by itself after a disk failure"): per
+ * server build and repetition, up to two phases, each on file systems the runner makes for it and removes after
+ * ({@link CellDisks}: ext4 on loop devices; root only).
+ *
+ * <ul>
+ *   <li>{@code disk-failure}, for builds whose engine spreads a store over several disks ({@code raw-log}, and
+ *       {@code tiered} over raw-log): the store gets {@code disks} file systems; after the warm-up, the descriptor's
+ *       load runs for {@code load.duration}; at {@code fail_at} disk {@code fail_disk} fails for real
+ *       ({@link FileSystemShutdown}: EIO on every I/O from the kernel), and at {@code heal_at} it is unmounted,
+ *       checked and mounted again with its data. The row gives errors by class (integrity: loadgen verifies every
+ *       byte), the hit ratio before and during the failure and its dip, the share of stored objects lost with the
+ *       disk, the seconds until the load carries on (req/s back to 90 % of before, no error) and whether the store
+ *       takes the healed disk back.</li>
+ *   <li>{@code full-fs}, for every build with a disk store (peers included): the store lives on one file system of
+ *       {@code full_fs_size}, smaller than the capacity the build gives it, and the load asks for
+ *       {@code full_working_set} of distinct objects with no warm-up, so the file system fills under load. The row
+ *       gives the responses lost (every error), the objects the store held at its most and at the end (lost stored
+ *       objects), the refusals for lack of room, the fills passed through and whether every disk stayed online.</li>
+ * </ul>
+ *
+ * Each phase's seconds are written to {@code series.csv} (cell, second since the phase start, requests, hits,
+ * errors, bytes as the server counted them; then repetition, phase and the event of that second). Stateless and
+ * thread-safe; each run is independent.
+ */
+public final class DiskFailureExperiment implements ExperimentPlugin {
+
+    /** The phase names, as in the {@code phases} setting and the {@code phase} column. */
+    public static final String FAILURE = "disk-failure";
+    public static final String FULL = "full-fs";
+
+    /** The columns of its results.csv. */
+    public static final List<String> COLUMNS = List.of(
+            "experiment", "cell", "repetition", "phase", "server", "engine", "target", "object_size_bytes", "connections",
+            "file_systems", "fault", "requests", "duration_s", "req_per_s", "hit_ratio_requests", "errors",
+            "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
+            "errors_closed", "errors_integrity",
+            "req_per_s_before", "hit_ratio_before", "hit_ratio_during", "hit_ratio_dip", "objects_before_failure",
+            "objects_lost_with_disk", "failed_disk_share", "carry_on_s", "failed_disk_state", "disk_healed", "disk_back",
+            "objects_stored_max", "objects_stored_end", "stored_objects_lost", "file_system_full_refusals",
+            "store_pass_throughs", "disks_online_at_end", "server_hits", "server_misses");
+
+    /** The columns of series.csv: the shared per-second shape first, then this kind's own. */
+    public static final List<String> SERIES_COLUMNS = List.of("cell", "second", "requests", "hits", "errors", "bytes",
+            "repetition", "phase", "event");
+
+    private static final List<Setting> SETTINGS = List.of(
+            new Setting("phases", "disk-failure,full-fs", "which phases run: disk-failure, full-fs or both"),
+            new Setting("disks", "2", "file systems under the store in the disk-failure phase"),
+            new Setting("disk_size", "512MiB", "size of each of them (ext4 on a loop device over a sparse file)"),
+            new Setting("fail_disk", "1", "the disk that fails (0-based)"),
+            new Setting("fail_at", "10s", "when, into the measured load, the disk fails"),
+            new Setting("heal_at", "20s", "when it is unmounted, checked and mounted again (off: never)"),
+            new Setting("full_fs_size", "64MiB", "the one file system under the store in the full-fs phase"),
+            new Setting("full_working_set", "256MB", "distinct objects the full-fs load asks for (more than the file system)"),
+            new Setting("full_duration", "same", "the longest the full-fs phase's load runs (same: load.duration); it ends"
+                    + " sooner once it has sent twice as many requests as full_working_set has objects"));
+
+    @Override
+    public String name() {
+        return "disk-failure";
+    }
+
+    @Override
+    public String description() {
+        return "a store over several file systems, one failed for real under load and healed; a file system too small for the store";
+    }
+
+    @Override
+    public List<Setting> settings() {
+        return SETTINGS;
+    }
+
+    /** The checked settings. */
+    record Plan(boolean failure, boolean full, int disks, long diskSize, int failDisk, Duration failAt, Duration healAt,
+                long fullFsSize, long fullWorkingSet, Duration fullDuration) {
+    }
+
+    static Plan plan(PluginSettings s, Duration loadDuration) {
+        Set<String> phases = new HashSet<>();
+        for (String p : s.string("phases", FAILURE + "," + FULL).split(",")) {
+            String phase = p.strip();
+            if (!phase.equals(FAILURE) && !phase.equals(FULL)) {
+                throw new SettingException("phases", "unknown phase '" + phase + "': give disk-failure, full-fs or both");
+            }
+            phases.add(phase);
+        }
+        int disks = s.integer("disks", 2, 2, 16);
+        int failDisk = s.integer("fail_disk", 1, 0, 15);
+        if (failDisk >= disks) {
+            throw new SettingException("fail_disk", "must name one of the " + disks + " disks (0 to " + (disks - 1) + "), got " + failDisk);
+        }
+        Duration failAt = s.duration("fail_at", Duration.ofSeconds(10));
+        String healText = s.string("heal_at", "20s");
+        Duration healAt = healText.equals("off") ? null : s.duration("heal_at", Duration.ofSeconds(20));
+        boolean failure = phases.contains(FAILURE);
+        if (failure && (failAt.toMillis() < 1000 || failAt.compareTo(loadDuration) >= 0)) {
+            throw new SettingException("fail_at", "must be at least 1s (a second of load before the failure) and before"
+                    + " the end of load.duration (" + Durations.format(loadDuration) + "), got " + Durations.format(failAt));
+        }
+        if (failure && healAt != null && (healAt.compareTo(failAt) <= 0 || healAt.compareTo(loadDuration) >= 0)) {
+            throw new SettingException("heal_at", "must be after fail_at and before the end of load.duration, or off; got "
+                    + Durations.format(healAt));
+        }
+        String fullText = s.string("full_duration", "same");
+        Duration fullDuration = fullText.equals("same") ? loadDuration : s.duration("full_duration", loadDuration);
+        long diskSize = ByteSize.parse(s.string("disk_size", "512MiB"));
+        long fullFs = ByteSize.parse(s.string("full_fs_size", "64MiB"));
+        long fullSet = ByteSize.parse(s.string("full_working_set", "256MB"));
+        if (diskSize < (16L << 20) || fullFs < (16L << 20)) {
+            throw new SettingException("disk_size", "disk_size and full_fs_size must be at least 16MiB (ext4 needs room for its journal)");
+        }
+        if (fullSet <= fullFs) {
+            throw new SettingException("full_working_set", "must be more than full_fs_size (" + ByteSize.format(fullFs)
+                    + "), so that the file system fills; got " + ByteSize.format(fullSet));
+        }
+        return new Plan(failure, phases.contains(FULL), disks, diskSize, failDisk, failAt, healAt,
+                fullFs, fullSet, fullDuration);
+    }
+
+    @Override
+    public void validate(Descriptor d) {
+        if (!d.load().workloadKind().equals(WorkloadPlugins.DEFAULT)) {
+            throw new SettingException("/load/workload/kind", "the disk-failure experiment runs report A's object load:"
+                    + " workload kind 'objects', got '" + d.load().workloadKind() + "'");
+        }
+        for (String dim : d.matrix()) {
+            if (!List.of("server", "object_size", "connections").contains(dim)) {
+                throw new SettingException("/matrix", "the disk-failure experiment crosses server, object_size and"
+                        + " connections only, got " + d.matrix());
+            }
+        }
+        if (!d.load().clients().equals(List.of(ClientChoice.LOADGEN))) {
+            throw new SettingException("/load/client", "the disk-failure experiment counts errors by class with loadgen,"
+                    + " which verifies every byte; remove load.client");
+        }
+        if (d.load().rate() != null) {
+            throw new SettingException("/load/rate", "the disk-failure experiment runs closed loop; remove rate");
+        }
+        for (Descriptor.Link link : d.load().links()) {
+            if (!link.isNone()) {
+                throw new SettingException("/load/links", "the disk-failure experiment runs on loopback; remove links");
+            }
+        }
+        plan(PluginSettings.of(d.settings()), d.load().duration());
+    }
+
+    /** The engine setting that lists a build's disks, when its engine spreads a store over several. */
+    static Optional<String> disksSetting(ServerBuild build) {
+        if (build.engine().equals("raw-log")) {
+            return Optional.of("disks");
+        }
+        if (build.engine().equals("tiered") && build.settings().getOrDefault("disk-engine", "raw-log").equals("raw-log")) {
+            return Optional.of("disk.disks");
+        }
+        return Optional.empty();
+    }
+
+    /** Whether a build keeps a store on disk (not memory, not the no-cache baseline, not a peer's memory storage). */
+    static boolean usesDisk(ServerBuild build) {
+        return !List.of("memory", ServerBuild.NO_CACHE, "malloc", "files").contains(build.engine());
+    }
+
+    @Override
+    public void printSummary(List<ResultRow> rows, PrintWriter out) {
+        out.printf(Locale.ROOT, "%-36s %3s %-12s %8s %6s %5s %6s %8s %8s %8s %7s %6s %9s%n", "cell", "rep", "phase", "req/s",
+                "errors", "5xx", "integ", "hit bef", "hit dur", "dip", "lost sh", "carry", "back/lost");
+        for (ResultRow r : rows) {
+            boolean failure = FAILURE.equals(r.get("phase"));
+            out.printf(Locale.ROOT, "%-36s %3s %-12s %8s %6s %5s %6s %8s %8s %8s %7s %6s %9s%n", r.get("cell"), r.get("repetition"),
+                    r.get("phase"), dash(r.get("req_per_s")), dash(r.get("errors")), dash(r.get("errors_status_5xx")),
+                    dash(r.get("errors_integrity")), dash(r.get("hit_ratio_before")), dash(r.get("hit_ratio_during")),
+                    dash(r.get("hit_ratio_dip")), dash(r.get("failed_disk_share")), dash(r.get("carry_on_s")),
+                    failure ? dash(r.get("disk_back")) : dash(r.get("stored_objects_lost")));
+        }
+        out.println("disk-failure: hit ratio before/during the failure (server counts), dip = before - during, lost sh = share of"
+                + " stored objects lost with the disk, carry = s from the failure to req/s >= 90 % of before with no error,"
+                + " back = the store took the healed disk back; full-fs: lost = stored objects lost, errors = responses lost");
+        out.flush();
+    }
+
+    private static String dash(String s) {
+        return s == null || s.isEmpty() ? "-" : s;
+    }
+
+    @Override
+    public RunResult run(Descriptor descriptor, RunOptions options) throws IOException {
+        return new Run(descriptor, options, RunFolders.open(descriptor, options)).all();
+    }
+
+    /** One run: its folder, manifest and cells. Confined to the calling thread (and each phase's sampler). */
+    private static final class Run {
+        private final Descriptor d;
+        private final Path directory;
+        private final List<Cell> cells;
+        private final Plan plan;
+        private final Manifest manifest;
+        private final PrintStream progress;
+        private final WorkloadPlugin workloadKind;
+        private final PluginSettings workloadSettings;
+        private final Path series;
+
+        Run(Descriptor d, RunOptions options, Path directory) {
+            this.d = d;
+            this.directory = directory;
+            this.cells = MatrixExpander.expand(d);
+            this.plan = plan(PluginSettings.of(d.settings()), d.load().duration());
+            this.progress = options.progress();
+            this.workloadKind = WorkloadPlugins.get(d.load().workloadKind());
+            this.workloadSettings = PluginSettings.of(d.load().workloadSettings());
+            this.series = directory.resolve("series.csv");
+            Map<String, String> methods = new LinkedHashMap<>();
+            methods.put("file_systems", "made for each phase and removed after it: ext4 on loop devices over sparse files"
+                    + " (mkfs.ext4 -m 0) where the kernel has loop devices, else tmpfs (which can fill but not fail);"
+                    + " leftovers of a dead runner (edgelab-fs-<pid>-<n>) are swept at the next start");
+            methods.put("fault", FileSystemShutdown.METHOD + "; at fail_at into the measured load of the disk-failure phase."
+                    + " Healing at heal_at: unmount once no file is open on it, e2fsck -p, mount again with its data");
+            methods.put("hit_ratio_dip", "hit_ratio_before: the server's hits / requests over the seconds from 1 to fail_at;"
+                    + " hit_ratio_during: over fail_at to heal_at (or the end); dip = before - during");
+            methods.put("failed_disk_share", "objects the store dropped with the failed disk (raw-log's"
+                    + " objects_lost_to_disk_failure) over the objects it held just before the failure (store_usage.object_count)");
+            methods.put("carry_on_s", "seconds from the failure to the end of the first whole second with req/s >= 90 % of"
+                    + " the mean before it and no 5xx or cut response (server counts)");
+            methods.put("disk_back", "whether the store shows the healed disk ONLINE at the end of the phase");
+            methods.put("full_fs", "one file system of full_fs_size under a store whose configured capacity is larger;"
+                    + " no warm-up; full_working_set of distinct objects, uniform, twice as many requests as objects (at most"
+                    + " full_duration); errors = responses lost; stored_objects_lost"
+                    + " = the most objects the store held during the phase minus those it held at the end (it evicts"
+                    + " nothing below its capacity)");
+            methods.put("series", "series.csv: per second of each phase, the server's own counters (requests, hits, 5xx and"
+                    + " cut responses as errors, bytes to clients); peers leave errors empty");
+            this.manifest = new Manifest(directory.resolve("manifest.json"), d, cells, methods);
+        }
+
+        RunResult all() throws IOException {
+            Path descriptorCopy = directory.resolve("descriptor.yaml");
+            if (!Files.exists(descriptorCopy)) {
+                Files.writeString(descriptorCopy, d.sourceText(), StandardCharsets.UTF_8);
+            }
+            Path csv = directory.resolve("results.csv");
+            Set<String> finished = new HashSet<>();
+            for (ResultRow row : ResultsCsv.read(csv)) {
+                finished.add(row.get("cell"));
+            }
+            Targets.requireAvailable(d.servers());
+            int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
+            manifest.start(finished, false);
+            d.notes().forEach(n -> say("note: " + n));
+            Optional<String> noFault = CellDisks.faultUnavailableReason();
+            noFault.ifPresent(r -> say("note: " + r));
+            CellLoop.Outcome outcome = CellLoop.run(cells, finished, manifest, directory, this::say,
+                    cell -> ResultsCsv.append(csv, COLUMNS, cell(cell)));
+            List<String> notes = new ArrayList<>(d.notes());
+            notes.add("fault: " + FileSystemShutdown.METHOD);
+            notes.add("heal: raw-log takes a failed disk back only when the store is opened again (a restart); disk_back"
+                    + " says whether the running store did");
+            return new RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(), outcome.ran(), resumed,
+                    ResultsCsv.read(csv), notes);
+        }
+
+        private List<ResultRow> cell(Cell cell) throws IOException, InterruptedException {
+            CellDisks.unavailableReason().ifPresent(r -> {
+                throw new IllegalStateException("the disk-failure experiment makes file systems for each cell: " + r);
+            });
+            List<ResultRow> rows = new ArrayList<>();
+            boolean failure = plan.failure() && disksSetting(cell.server()).isPresent();
+            boolean full = plan.full() && usesDisk(cell.server());
+            if (!failure && !full) {
+                say("cell " + cell.id() + ": no phase applies (" + cell.server().engine() + " keeps no store on disk)");
+            }
+            for (int rep = 1; rep <= d.repetitions(); rep++) {
+                if (failure) {
+                    rows.add(failurePhase(cell, rep));
+                }
+                if (full) {
+                    rows.add(fullPhase(cell, rep));
+                }
+            }
+            return rows;
+        }
+
+        private Path workDir(Cell cell) throws IOException {
+            Path work = directory.resolve("targets").resolve(cell.fileName());
+            Files.createDirectories(work);
+            return work;
+        }
+
+        private ResultRow failurePhase(Cell cell, int rep) throws IOException, InterruptedException {
+            say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: disk-failure over %d disks, disk %d fails at %s",
+                    cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), plan.disks(), plan.failDisk(),
+                    Durations.format(plan.failAt())));
+            Path storeDir = directory.resolve("stores").resolve(cell.fileName() + "-r" + rep + "-failure");
+            try (CellDisks disks = CellDisks.make(plan.disks(), plan.diskSize())) {
+                if (!disks.canFail()) {
+                    throw new IOException("cannot fail a disk here: " + CellDisks.faultUnavailableReason().orElse(disks.describe()));
+                }
+                String key = disksSetting(cell.server()).orElseThrow();
+                Map<String, String> settings = new LinkedHashMap<>(cell.server().settings());
+                settings.put(key, disks.dirs().stream().map(p -> p.resolve("store").toString()).collect(Collectors.joining(",")));
+                ServerBuild build = new ServerBuild(cell.server().name(), cell.server().target(), cell.server().engine(),
+                        settings, cell.server().targetSettings());
+                Files.createDirectories(storeDir);
+                Target target = Targets.get(build.target());
+                try (RunningTarget running = target.start(build, ExperimentRunner.targetContext(d, storeDir, workDir(cell)))) {
+                    Workload workload = workload(cell, d.load().workingSet(), d.load().targetHitRatio());
+                    warmUp(running, cell, workload, rep);
+                    Sampler sampler = new Sampler(running, cell, rep, FAILURE);
+                    FaultSchedule faults = new FaultSchedule(disks, sampler);
+                    LoadResult result = sampler.during(faults, () -> LoadRunner.run(load(running, cell, workload,
+                            d.load().duration(), 0, rep)));
+                    return failureRow(cell, rep, build, disks, running, result, sampler, faults);
+                }
+            } finally {
+                RunFolders.deleteRecursively(storeDir);
+            }
+        }
+
+        private ResultRow fullPhase(Cell cell, int rep) throws IOException, InterruptedException {
+            say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: full-fs, a %s file system under the store, %s of objects",
+                    cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), ByteSize.format(plan.fullFsSize()),
+                    ByteSize.format(plan.fullWorkingSet())));
+            try (CellDisks disks = CellDisks.make(1, plan.fullFsSize())) {
+                Path storeDir = disks.dirs().get(0).resolve("store");
+                Files.createDirectories(storeDir);
+                Target target = Targets.get(cell.server().target());
+                try (RunningTarget running = target.start(cell.server(), ExperimentRunner.targetContext(d, storeDir, workDir(cell)))) {
+                    Workload workload = workload(cell, plan.fullWorkingSet(), Double.NaN);
+                    Sampler sampler = new Sampler(running, cell, rep, FULL);
+                    // bounded by requests, not only by time: on a slow or busy machine the file system still fills
+                    long objects = Math.max(1, Math.min(d.load().maxObjects(), plan.fullWorkingSet() / cell.objectSize().bytes()));
+                    LoadConfig config = load(running, cell, workload, plan.fullDuration(), 2 * objects, rep);
+                    LoadResult result = sampler.during(null, () -> LoadRunner.run(config));
+                    return fullRow(cell, rep, disks, running, result, sampler);
+                }
+            }
+        }
+
+        private Workload workload(Cell cell, long workingSet, double targetHitRatio) {
+            Descriptor.LoadProfile load = d.load();
+            WorkloadRequest request = new WorkloadRequest(cell.objectSize().bytes(), 0, workingSet, load.maxObjects(),
+                    load.popularity(), targetHitRatio, workloadSettings, "c" + cell.index() + "-");
+            return workloadKind.create(request);
+        }
+
+        /** The phase's load: {@code duration} long, or {@code requests} requests if that comes first (0: no bound). */
+        private LoadConfig load(RunningTarget running, Cell cell, Workload workload, Duration duration, long requests, int rep) {
+            int threads = Math.min(d.load().threads(), cell.connections());
+            return LoadConfig.builder().url(running.clientUri()).connections(cell.connections()).threads(threads)
+                    .duration(duration).requests(requests).timeout(d.load().timeout()).workload(ExperimentRunner.measuredOnly(workload))
+                    .verify(running.syntheticContent()).seed(d.seed() * 1_000_003L + cell.index() * 1_009L + rep).build();
+        }
+
+        private void warmUp(RunningTarget running, Cell cell, Workload workload, int rep) throws InterruptedException {
+            Workload warm = workload.warmUp();
+            if (!d.load().warmUp() || warm == null) {
+                return;
+            }
+            long objects = warm.size();
+            int connections = (int) Math.max(1, Math.min(cell.connections(), objects));
+            LoadResult r = LoadRunner.run(LoadConfig.builder().url(running.clientUri()).connections(connections)
+                    .threads(Math.min(d.load().threads(), connections)).requests(objects)
+                    .duration(Duration.ofSeconds(60).plus(d.load().duration().multipliedBy(4))).timeout(d.load().timeout())
+                    .workload(ExperimentRunner.measuredOnly(warm)).verify(running.syntheticContent())
+                    .seed(d.seed() ^ 0x5bd1e995L ^ rep).build());
+            if (r.counters().goodResponses() < objects) {
+                say("  note: the warm-up fetched " + r.counters().goodResponses() + " of " + objects + " objects intact (errors "
+                        + r.counters().errorsByClass() + ")");
+            }
+        }
+
+        private ResultRow failureRow(Cell cell, int rep, ServerBuild build, CellDisks disks, RunningTarget running,
+                                     LoadResult r, Sampler s, FaultSchedule faults) throws IOException {
+            Map<String, String> v = common(cell, rep, FAILURE, disks, r, s);
+            v.put("fault", "disk " + plan.failDisk() + " shut down at " + Durations.format(plan.failAt())
+                    + (plan.healAt() == null ? "" : ", healed at " + Durations.format(plan.healAt())));
+            int failSecond = (int) plan.failAt().toSeconds();
+            int endSecond = plan.healAt() == null ? s.seconds().size() : (int) plan.healAt().toSeconds();
+            double rateBefore = s.meanRequests(1, failSecond);
+            double before = s.hitRatio(1, failSecond);
+            double during = s.hitRatio(failSecond, endSecond);
+            v.put("req_per_s_before", num(rateBefore));
+            v.put("hit_ratio_before", num(before));
+            v.put("hit_ratio_during", num(during));
+            v.put("hit_ratio_dip", Double.isNaN(before) || Double.isNaN(during) ? "" : num(before - during));
+            Optional<JsonNode> end = running.cacheStats();
+            long objectsBefore = faults.objectsBefore;
+            long lost = end.map(j -> extraEndingWith(j, "objects_lost_to_disk_failure")).orElse(-1L);
+            if (objectsBefore >= 0 && lost >= 0) {
+                v.put("objects_before_failure", String.valueOf(objectsBefore));
+                v.put("objects_lost_with_disk", String.valueOf(lost));
+                v.put("failed_disk_share", objectsBefore == 0 ? "" : num(lost / (double) objectsBefore));
+            }
+            v.put("carry_on_s", s.carryOn(failSecond, rateBefore).map(x -> String.valueOf(x)).orElse(""));
+            v.put("failed_disk_state", faults.stateAfterFailure);
+            v.put("disk_healed", plan.healAt() == null ? "" : faults.healed);
+            String stateAtEnd = end.map(j -> diskState(j, plan.failDisk())).orElse("");
+            v.put("disk_back", plan.healAt() == null || stateAtEnd.isEmpty() ? "" : String.valueOf(stateAtEnd.equals("ONLINE")));
+            v.put("disks_online_at_end", end.map(j -> String.valueOf(onlineDisks(j))).orElse(""));
+            say(String.format(Locale.ROOT, "  -> %.0f req/s, errors %d (5xx %d, integrity %d), hit ratio %s before, %s during,"
+                            + " carry on %s s, failed disk %s, back after healing: %s", r.requestsPerSecond(), r.counters().totalErrors(),
+                    r.errors(ErrorClass.STATUS_5XX), r.errors(ErrorClass.INTEGRITY), v.get("hit_ratio_before"),
+                    v.get("hit_ratio_during"), dash(v.get("carry_on_s")), faults.stateAfterFailure, dash(v.get("disk_back"))));
+            return new ResultRow(v);
+        }
+
+        private ResultRow fullRow(Cell cell, int rep, CellDisks disks, RunningTarget running, LoadResult r, Sampler s)
+                throws IOException {
+            Map<String, String> v = common(cell, rep, FULL, disks, r, s);
+            v.put("fault", "none: the file system fills");
+            Optional<JsonNode> end = running.cacheStats();
+            if (end.isPresent()) {
+                long atEnd = end.get().path("store_usage").path("object_count").asLong(-1);
+                long max = Math.max(s.maxObjectCount(), atEnd);
+                v.put("objects_stored_max", String.valueOf(max));
+                v.put("objects_stored_end", String.valueOf(atEnd));
+                v.put("stored_objects_lost", String.valueOf(Math.max(0, max - atEnd)));
+                v.put("file_system_full_refusals", String.valueOf(extraEndingWith(end.get(), "file_system_full_refusals")));
+                v.put("store_pass_throughs", String.valueOf(end.get().path("store_pass_throughs").asLong()));
+                v.put("disks_online_at_end", String.valueOf(onlineDisks(end.get())));
+                v.put("failed_disk_state", disksFailed(end.get()));
+            }
+            say(String.format(Locale.ROOT, "  -> %.0f req/s, responses lost %d (%s), stored objects %s at most, %s at the end,"
+                            + " full refusals %s, pass-throughs %s", r.requestsPerSecond(), r.counters().totalErrors(),
+                    r.counters().errorsByClass(), dash(v.get("objects_stored_max")), dash(v.get("objects_stored_end")),
+                    dash(v.get("file_system_full_refusals")), dash(v.get("store_pass_throughs"))));
+            return new ResultRow(v);
+        }
+
+        private Map<String, String> common(Cell cell, int rep, String phase, CellDisks disks, LoadResult r, Sampler s) {
+            Map<String, String> v = new LinkedHashMap<>();
+            v.put("experiment", d.name());
+            v.put("cell", cell.id());
+            v.put("repetition", String.valueOf(rep));
+            v.put("phase", phase);
+            v.put("server", cell.server().name());
+            v.put("engine", cell.server().engine());
+            v.put("target", cell.server().target());
+            v.put("object_size_bytes", String.valueOf(cell.objectSize().bytes()));
+            v.put("connections", String.valueOf(cell.connections()));
+            v.put("file_systems", disks.describe());
+            v.put("requests", String.valueOf(r.counters().completed()));
+            v.put("duration_s", num(r.elapsedSeconds()));
+            v.put("req_per_s", num(r.requestsPerSecond()));
+            v.put("hit_ratio_requests", num(r.hitRatio()));
+            v.put("errors", String.valueOf(r.counters().totalErrors()));
+            for (ErrorClass c : ErrorClass.values()) {
+                String column = "errors_" + c.label();
+                if (COLUMNS.contains(column)) {
+                    v.put(column, String.valueOf(r.errors(c)));
+                }
+            }
+            v.put("server_hits", s.totalHits() < 0 ? "" : String.valueOf(s.totalHits()));
+            v.put("server_misses", s.totalMisses() < 0 ? "" : String.valueOf(s.totalMisses()));
+            return v;
+        }
+
+        private void say(String line) {
+            if (progress != null) {
+                progress.println(line);
+                progress.flush();
+            }
+        }
+
+        /** The disk fault of one phase, run by the sampler at its seconds. Fields are read after the phase. */
+        private final class FaultSchedule {
+            private final CellDisks disks;
+            private final Sampler sampler;
+            volatile long objectsBefore = -1;
+            volatile String stateAfterFailure = "";
+            volatile String healed = "";
+            private volatile Thread healer;
+
+            FaultSchedule(CellDisks disks, Sampler sampler) {
+                this.disks = disks;
+                this.sampler = sampler;
+            }
+
+            /** Called by the sampler at the start of each second of the load. */
+            void at(int second, Optional<JsonNode> stats) {
+                if (second == plan.failAt().toSeconds()) {
+                    objectsBefore = stats.map(j -> j.path("store_usage").path("object_count").asLong(-1)).orElse(-1L);
+                    try {
+                        disks.fail(plan.failDisk());
+                        sampler.event(second, "disk " + plan.failDisk() + " fails");
+                        say("  " + second + " s: disk " + plan.failDisk() + " shut down (EIO from now on)");
+                    } catch (IOException e) {
+                        sampler.event(second, "disk " + plan.failDisk() + " could not be failed");
+                        say("  could not fail disk " + plan.failDisk() + ": " + e.getMessage());
+                    }
+                }
+                if (second == plan.failAt().toSeconds() + 2) {
+                    stateAfterFailure = stats.map(j -> diskState(j, plan.failDisk())).orElse("");
+                }
+                if (plan.healAt() != null && second == plan.healAt().toSeconds()) {
+                    sampler.event(second, "disk " + plan.failDisk() + " heals");
+                    // off the sampler's thread: unmounting waits for the store to let go of the disk
+                    healer = new Thread(() -> {
+                        try {
+                            Optional<String> why = disks.heal(plan.failDisk(), Duration.ofSeconds(10));
+                            healed = why.map(w -> "no: " + w).orElse("yes");
+                            say("  disk " + plan.failDisk() + " healed: " + healed);
+                        } catch (InterruptedException e) {
+                            healed = "interrupted";
+                        }
+                    }, "disk-heal");
+                    healer.start();
+                }
+            }
+
+            void finish() throws InterruptedException {
+                Thread h = healer;
+                if (h != null) {
+                    h.join(15_000);
+                }
+            }
+        }
+
+        /**
+         * Reads the server's counters at the start of each second while a phase's load runs, writes them to
+         * series.csv and runs the phase's fault schedule. Its own thread; results read after {@link #during} returns.
+         */
+        private final class Sampler {
+            private final RunningTarget running;
+            private final Cell cell;
+            private final int rep;
+            private final String phase;
+            private final List<long[]> rows = new ArrayList<>(); // requests, hits, errors, bytes, objects (deltas except objects)
+            private final Map<Integer, String> events = new LinkedHashMap<>();
+            private long hits = -1;
+            private long misses = -1;
+            private long maxObjects = -1;
+
+            Sampler(RunningTarget running, Cell cell, int rep, String phase) {
+                this.running = running;
+                this.cell = cell;
+                this.rep = rep;
+                this.phase = phase;
+            }
+
+            interface Load {
+                LoadResult run() throws InterruptedException;
+            }
+
+            synchronized void event(int second, String what) {
+                events.merge(second, what, (a, b) -> a + "; " + b);
+            }
+
+            LoadResult during(FaultSchedule faults, Load load) throws IOException, InterruptedException {
+                long[] start = snapshot();
+                long[][] last = {start};
+                long t0 = System.nanoTime();
+                Thread thread = new Thread(() -> {
+                    int second = 0;
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            long due = t0 + (second + 1) * 1_000_000_000L;
+                            long wait = due - System.nanoTime();
+                            if (wait > 0) {
+                                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                            }
+                            Optional<JsonNode> stats = stats();
+                            long[] now = snapshot(stats);
+                            record(last[0], now);
+                            last[0] = now;
+                            second++;
+                            if (faults != null) {
+                                faults.at(second, stats);
+                            }
+                        }
+                    } catch (InterruptedException e) {
+                        // the load ended
+                    } catch (IOException | RuntimeException e) {
+                        say("  sampling stopped: " + e.getMessage());
+                    }
+                }, "disk-failure-sampler");
+                thread.start();
+                LoadResult result;
+                try {
+                    result = load.run();
+                } finally {
+                    thread.interrupt();
+                    thread.join(10_000);
+                    if (faults != null) {
+                        faults.finish();
+                    }
+                }
+                long[] end = snapshot();
+                synchronized (this) {
+                    hits = start[1] < 0 || end[1] < 0 ? -1 : end[1] - start[1];
+                    misses = start[5] < 0 || end[5] < 0 ? -1 : end[5] - start[5];
+                }
+                writeSeries();
+                return result;
+            }
+
+            private Optional<JsonNode> stats() {
+                try {
+                    return running.cacheStats();
+                } catch (IOException e) {
+                    return Optional.empty();
+                }
+            }
+
+            private long[] snapshot() throws IOException {
+                return snapshot(stats());
+            }
+
+            /** requests, hits, errors, bytes, objects, misses (-1 where unknown). */
+            private long[] snapshot(Optional<JsonNode> stats) throws IOException {
+                var c = running.counters();
+                long errors = stats.map(j -> j.path("by_status_class").path("5xx").asLong() + j.path("truncated_responses").asLong())
+                        .orElse(-1L);
+                long objects = stats.map(j -> j.path("store_usage").path("object_count").asLong(-1)).orElse(-1L);
+                return new long[] {c.requests(), c.hits(), errors, c.bytesToClients(), objects, c.misses()};
+            }
+
+            private synchronized void record(long[] a, long[] b) {
+                rows.add(new long[] {b[0] - a[0], a[1] < 0 || b[1] < 0 ? -1 : b[1] - a[1], a[2] < 0 || b[2] < 0 ? -1 : b[2] - a[2],
+                        a[3] < 0 || b[3] < 0 ? -1 : b[3] - a[3], b[4]});
+                maxObjects = Math.max(maxObjects, b[4]);
+            }
+
+            private synchronized void writeSeries() throws IOException {
+                boolean header = !Files.exists(series);
+                StringBuilder out = new StringBuilder();
+                if (header) {
+                    out.append(String.join(",", SERIES_COLUMNS)).append('\n');
+                }
+                for (int i = 0; i < rows.size(); i++) {
+                    long[] r = rows.get(i);
+                    out.append(cell.id()).append(',').append(i).append(',').append(r[0]).append(',').append(blank(r[1]))
+                            .append(',').append(blank(r[2])).append(',').append(blank(r[3])).append(',').append(rep)
+                            .append(',').append(phase).append(',').append(events.getOrDefault(i, "").replace(',', ';'))
+                            .append('\n');
+                }
+                Files.writeString(series, out, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+            }
+
+            private static String blank(long x) {
+                return x < 0 ? "" : String.valueOf(x);
+            }
+
+            synchronized List<long[]> seconds() {
+                return List.copyOf(rows);
+            }
+
+            synchronized long totalHits() {
+                return hits;
+            }
+
+            synchronized long totalMisses() {
+                return misses;
+            }
+
+            synchronized long maxObjectCount() {
+                return maxObjects;
+            }
+
+            /** Mean requests per second over seconds [from, to). */
+            synchronized double meanRequests(int from, int to) {
+                long sum = 0;
+                int n = 0;
+                for (int i = from; i < Math.min(to, rows.size()); i++) {
+                    sum += rows.get(i)[0];
+                    n++;
+                }
+                return n == 0 ? Double.NaN : sum / (double) n;
+            }
+
+            /** The server's hits over requests in seconds [from, to). */
+            synchronized double hitRatio(int from, int to) {
+                long requests = 0;
+                long h = 0;
+                for (int i = from; i < Math.min(to, rows.size()); i++) {
+                    if (rows.get(i)[1] < 0) {
+                        return Double.NaN;
+                    }
+                    requests += rows.get(i)[0];
+                    h += rows.get(i)[1];
+                }
+                return requests == 0 ? Double.NaN : h / (double) requests;
+            }
+
+            /** Seconds from {@code failSecond} to the end of the first second with req/s >= 90 % of before and no error. */
+            synchronized Optional<Integer> carryOn(int failSecond, double rateBefore) {
+                if (Double.isNaN(rateBefore)) {
+                    return Optional.empty();
+                }
+                for (int i = failSecond; i < rows.size(); i++) {
+                    long[] r = rows.get(i);
+                    if (r[0] >= 0.9 * rateBefore && r[2] <= 0) {
+                        return Optional.of(i + 1 - failSecond);
+                    }
+                }
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** The state of disk {@code disk} in /stats (raw-log's {@code disk_<n>_state}, a tiered store's prefixed one), or "". */
+    static String diskState(JsonNode stats, int disk) {
+        JsonNode extra = stats.path("store_stats").path("extra");
+        for (var it = extra.fields(); it.hasNext(); ) {
+            var e = it.next();
+            if (e.getKey().endsWith("disk_" + disk + "_state")) {
+                return e.getValue().asText();
+            }
+        }
+        return "";
+    }
+
+    /** How many disks /stats shows ONLINE; a store that names no disk states counts as one online disk. */
+    static int onlineDisks(JsonNode stats) {
+        int online = 0;
+        boolean any = false;
+        for (var it = stats.path("store_stats").path("extra").fields(); it.hasNext(); ) {
+            var e = it.next();
+            if (e.getKey().endsWith("_state") && e.getKey().contains("disk_")) {
+                any = true;
+                online += e.getValue().asText().equals("ONLINE") ? 1 : 0;
+            }
+        }
+        return any ? online : 1;
+    }
+
+    private static String disksFailed(JsonNode stats) {
+        List<String> out = new ArrayList<>();
+        for (var it = stats.path("store_stats").path("extra").fields(); it.hasNext(); ) {
+            var e = it.next();
+            if (e.getKey().endsWith("_state") && e.getKey().contains("disk_") && !e.getValue().asText().equals("ONLINE")) {
+                out.add(e.getKey() + "=" + e.getValue().asText());
+            }
+        }
+        return out.isEmpty() ? "ONLINE" : String.join(" ", out);
+    }
+
+    private static long extraEndingWith(JsonNode stats, String suffix) {
+        long sum = 0;
+        for (var it = stats.path("store_stats").path("extra").fields(); it.hasNext(); ) {
+            var e = it.next();
+            if (e.getKey().endsWith(suffix)) {
+                sum += e.getValue().asLong();
+            }
+        }
+        return sum;
+    }
+
+    static String num(double x) {
+        return Double.isNaN(x) ? "" : ExperimentRunner.num(x);
+    }
+}

@@ -1,0 +1,142 @@
+package org.edgelab.experiments.disk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.ResultRow;
+import org.edgelab.experiments.runner.ResultsCsv;
+import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.target.ServerBuild;
+import org.edgelab.storage.contract.ScratchMount;
+import org.edgelab.storage.disk.ScratchFileSystems;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The disk-failure kind end to end on the embedded target, on real loop devices (root; skipped with the reason
+ * without it, failing instead with EDGELAB_REQUIRE_ROOT=1): raw-log over two ext4 disks, one shut down under load
+ * and healed, then each build on a file system smaller than its store; every mount and loop device is gone after.
+ */
+class DiskFailureExperimentTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void settingsThatCannotMakeTheEventAreRefusedWithTheirPlace() throws Exception {
+        String base = """
+                name: bad-disk-failure
+                kind: disk-failure
+                includes: [hardware/local]
+                settings: {%s}
+                servers:
+                  - {name: raw-log, engine: raw-log, settings: {disks: "${store}", capacity: 48MB}}
+                load: {duration: 6s, workload: {object_sizes: [100KB], working_set: 8MB}}
+                matrix: [server]
+                """;
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, base.formatted("fail_disk: 2"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("bad.yaml:4")
+                .hasMessageContaining("fail_disk: must name one of the 2 disks");
+        Files.writeString(file, base.formatted("fail_at: 4s, heal_at: 3s"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("heal_at: must be after fail_at");
+        Files.writeString(file, base.formatted("fail_at: 6s"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("before the end of load.duration");
+        Files.writeString(file, base.formatted("phases: crash"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("unknown phase 'crash'");
+        Files.writeString(file, base.formatted("fail_at: 2s, heal_at: 4s, full_fs_size: 64MiB, full_working_set: 32MB"));
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("so that the file system fills");
+        Files.writeString(file, base.formatted("phases: full-fs, fail_at: 60s"));
+        assertThat(DescriptorLoader.load(file.toString(), false).kind()).as("fail_at matters only to the disk-failure phase")
+                .isEqualTo("disk-failure");
+    }
+
+    @Test
+    void theBuiltInsLoadFullAndQuick() throws Exception {
+        for (boolean quick : new boolean[] {false, true}) {
+            Descriptor d = DescriptorLoader.load("disk-failure", quick);
+            assertThat(d.kind()).isEqualTo("disk-failure");
+            assertThat(d.servers()).extracting(ServerBuild::name).contains("raw-log", "tiered", "raw-files", "lmdb");
+            assertThat(d.servers().stream().filter(b -> DiskFailureExperiment.disksSetting(b).isPresent()))
+                    .extracting(ServerBuild::name).containsExactly("raw-log", "tiered");
+        }
+    }
+
+    @Test
+    void aDiskShutDownUnderLoadCostsItsObjectsButNoResponseAndAFullFileSystemLosesNothing() throws Exception {
+        ScratchMount.require(ScratchFileSystems.loopUnavailableReason());
+        Path file = dir.resolve("tiny-disk-failure.yaml");
+        Files.writeString(file, """
+                name: tiny-disk-failure
+                kind: disk-failure
+                includes: [hardware/local]
+                settings: {disks: 2, disk_size: 32MiB, fail_at: 3s, heal_at: 5s, full_fs_size: 16MiB,
+                           full_working_set: 40MB, full_duration: 60s}
+                servers:
+                  - {name: raw-log, engine: raw-log, settings: {disks: "${store}", capacity: 48MB}}
+                  - {name: raw-files, engine: raw-files, settings: {dir: "${store}", capacity: 48MB}}
+                  - {name: lmdb, engine: lmdb, settings: {path: "${store}", capacity: 48MB, sync: nometasync}}
+                load:
+                  connections: 4
+                  threads: 1
+                  duration: 8s
+                  timeout: 10s
+                  workload: {object_sizes: [100KB], working_set: 8MB, popularity: uniform, target_hit_ratio: 0.9}
+                matrix: [server]
+                """);
+        Descriptor d = DescriptorLoader.load(file.toString(), false);
+        RunResult result = ExperimentKinds.get(d.kind()).run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results"))
+                .withProgress(System.out));
+
+        assertThat(result.complete()).isTrue();
+        List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));
+        assertThat(rows).extracting(r -> r.get("cell") + " " + r.get("phase"))
+                .containsExactly("server=raw-log disk-failure", "server=raw-log full-fs", "server=raw-files full-fs",
+                        "server=lmdb full-fs");
+
+        ResultRow failure = rows.get(0);
+        assertThat(failure.get("file_systems")).isEqualTo("2 x ext4 on loop devices of 32 MiB");
+        assertThat(failure.number("errors_integrity")).as("a failed disk never serves a wrong byte").isZero();
+        assertThat(failure.number("errors_status_5xx")).as("its objects become misses, not errors").isZero();
+        assertThat(failure.get("failed_disk_state")).isIn("FAILING", "OFFLINE");
+        assertThat(failure.number("objects_lost_with_disk")).as("the objects on the failed disk").isPositive();
+        assertThat(failure.number("failed_disk_share")).isBetween(0.05, 0.95);
+        assertThat(failure.number("hit_ratio_before")).isGreaterThan(0.5);
+        assertThat(failure.get("carry_on_s")).as("the load carried on on the other disk").isNotEmpty();
+        assertThat(failure.get("disk_healed")).isEqualTo("yes");
+        assertThat(failure.get("disk_back")).isIn("true", "false");
+        assertThat(failure.number("disks_online_at_end")).isGreaterThanOrEqualTo(1.0);
+
+        for (ResultRow full : rows.subList(1, 4)) {
+            assertThat(full.number("errors")).as("%s: a full file system loses no response", full.get("cell")).isZero();
+            assertThat(full.number("stored_objects_lost")).as("%s: nor a stored object", full.get("cell")).isZero();
+            assertThat(full.number("objects_stored_max")).isPositive();
+            assertThat(full.number("store_pass_throughs")).as("%s: the objects it could not store were passed through",
+                    full.get("cell")).isPositive();
+            assertThat(full.number("disks_online_at_end")).isEqualTo(1.0);
+        }
+
+        List<String> series = Files.readAllLines(result.directory().resolve("series.csv"));
+        assertThat(series.get(0)).isEqualTo(String.join(",", DiskFailureExperiment.SERIES_COLUMNS));
+        assertThat(series).anyMatch(l -> l.startsWith("server=raw-log,3,") && l.contains(",disk-failure,disk 1 fails"));
+        assertThat(series).anyMatch(l -> l.startsWith("server=lmdb,") && l.contains(",full-fs,"));
+
+        String self = ScratchFileSystems.PREFIX + ProcessHandle.current().pid() + "-";
+        assertThat(Files.readString(Path.of("/proc/self/mounts"))).as("every mount removed").doesNotContain(self);
+        try (var loops = Files.list(Path.of("/sys/block"))) {
+            for (Path loop : (Iterable<Path>) loops::iterator) {
+                Path backing = loop.resolve("loop/backing_file");
+                if (Files.isReadable(backing)) {
+                    assertThat(Files.readString(backing)).as("loop device %s detached", loop).doesNotContain(self);
+                }
+            }
+        }
+    }
+}
