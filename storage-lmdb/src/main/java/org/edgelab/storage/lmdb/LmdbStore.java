@@ -435,9 +435,9 @@ final class LmdbStore implements ObjectStore {
     }
 
     private CorruptObjectException dropCorrupt(StoredEntry e, String why) {
-        LOG.log(Level.WARNING, "dropping '" + e.key + "' (object id " + e.id + "): " + why);
         synchronized (policyLock) {
             if (index.remove(e.key, e)) {
+                LOG.log(Level.WARNING, "dropping '" + e.key + "' (object id " + e.id + "): " + why);
                 policy.onRemove(e);
                 counters.corruptObjectsDropped.increment();
                 batcher.submitDeferred(new Drop(e, true, false, null));
