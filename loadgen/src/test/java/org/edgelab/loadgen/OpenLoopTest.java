@@ -59,6 +59,19 @@ class OpenLoopTest {
     }
 
     @Test
+    void arrivalsThatFallDueWhileEveryConnectionIsBusyAreSentLateNotDropped() throws Exception {
+        // the server freezes for 400 ms at request 90 (due at 1.8 s): both connections wait on it past the
+        // deadline, so arrivals 91-99 fall due while no connection is free; they are sent once one is
+        try (StallingServer server = new StallingServer(90, 400)) {
+            LoadResult r = LoadRunner.run(LoadConfig.builder().url("http://127.0.0.1:" + server.port() + "/any")
+                    .connections(2).threads(1).duration(Duration.ofMillis(2000)).timeout(Duration.ofSeconds(5))
+                    .rate(RateSchedule.constant(50)).build());
+            assertThat(r.counters().sent()).isEqualTo(100);
+            assertThat(r.counters().lateStarts()).as("their latency counts from when they fell due").isGreaterThanOrEqualTo(5);
+        }
+    }
+
+    @Test
     void rampingScheduleSpacesArrivalsByTheIntegralOfTheRate() {
         RateSchedule ramp = RateSchedule.ramp(100, 300, Duration.ofSeconds(2));
         // 2 s ramp carries (100 + 300) / 2 * 2 = 400 arrivals; arrival 400 is due at 2 s.

@@ -146,8 +146,9 @@ public final class LoadEngine {
             for (io.netty.util.concurrent.Future<?> f : started) {
                 await(f);
             }
-            // Arrivals due before the deadline whose timers fire late are still sent, for up to the request
-            // timeout (at most 1 s): a request that cannot leave within that would have timed out anyway.
+            // Arrivals due before the deadline that are late (a late timer, every connection busy) are still
+            // sent, for up to the request timeout (at most 1 s): one that cannot leave within that would
+            // have timed out anyway.
             boolean finished = control.awaitEnd(Math.min(phase.timeout().toNanos(), TimeUnit.SECONDS.toNanos(1)));
             long elapsed = System.nanoTime() - start;
             LinkReport carried = new LinkReport(link.emulation(), phase.link().bitsPerSecond(), phase.link().oneWayLatency(),

@@ -21,8 +21,9 @@ public final class RunControl {
     private final long deadlineNanos;
     private final AtomicInteger liveConnections;
     private final CountDownLatch allFinished = new CountDownLatch(1);
-    /** Open-loop arrivals due before the deadline that no connection has written yet. */
-    private final AtomicLong owed = new AtomicLong();
+    /** Requests written so far (open loop only; the ones the schedule made due before the deadline are owed). */
+    private final AtomicLong written = new AtomicLong();
+    private volatile long dueBeforeDeadline = -1; // computed once, at the end; idempotent
     private volatile boolean stopping;
 
     /** A run of {@code connections} connections starting at {@code startNanos} (System.nanoTime). */
@@ -73,29 +74,25 @@ public final class RunControl {
         }
     }
 
-    /** An open-loop arrival due before the deadline was handed to a connection: it is owed until written. */
-    void owe() {
-        owed.incrementAndGet();
-    }
-
-    /** An owed arrival was written (possibly after its due time, which its latency then includes). */
-    void paid() {
-        owed.decrementAndGet();
+    /** A request was written (possibly after its due time, which its latency then includes). */
+    void written() {
+        written.incrementAndGet();
     }
 
     /**
      * Waits for the end of the run: until every connection finished or the deadline passed, and then, for an
-     * open-loop schedule, until every arrival due before the deadline has been written, for at most
-     * {@code graceNanos} more. A timer that fires a little late (a busy loop, a loaded machine) still sends
-     * its arrival; stopping at the deadline would drop exactly the latest arrivals and hide that lateness.
-     * Blocks the calling thread; true if every connection finished.
+     * open-loop schedule, until every arrival the schedule made due before the deadline has been written, for
+     * at most {@code graceNanos} more. An arrival can be late because its timer fired late (a busy loop, a
+     * loaded machine) or because every connection was busy when it fell due; stopping at the deadline dropped
+     * exactly these latest arrivals and so hid the lateness. Blocks the calling thread; true if every
+     * connection finished.
      */
     public boolean awaitEnd(long graceNanos) throws InterruptedException {
         if (awaitFinished(deadlineNanos - System.nanoTime())) {
             return true;
         }
         long giveUp = System.nanoTime() + graceNanos;
-        while (schedule != null && owed.get() > 0 && System.nanoTime() < giveUp) {
+        while (schedule != null && owed() > 0 && System.nanoTime() < giveUp) {
             if (allFinished.await(1, TimeUnit.MILLISECONDS)) {
                 return true;
             }
@@ -103,9 +100,31 @@ public final class RunControl {
         return allFinished.getCount() == 0;
     }
 
-    /** Arrivals due before the deadline that are not written yet (0 for a closed loop). */
+    /** Arrivals the schedule made due before the deadline that are not written yet (0 for a closed loop). */
     public long owed() {
-        return owed.get();
+        if (schedule == null) {
+            return 0;
+        }
+        if (dueBeforeDeadline < 0) {
+            dueBeforeDeadline = dueBefore(deadlineNanos - startNanos);
+        }
+        return Math.max(0, dueBeforeDeadline - written.get());
+    }
+
+    /** How many tickets (within the bound) the schedule makes due less than {@code nanos} after the start; offsets only grow. */
+    private long dueBefore(long nanos) {
+        long low = 0;
+        long high = ticketLimit; // tickets [0, low) are due in time, [high, ...) are not
+        while (low < high) {
+            long mid = low + (high - low) / 2;
+            long offset = schedule.offsetNanos(mid);
+            if (offset >= 0 && offset < nanos) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     /** Waits until every connection finished or {@code nanos} passed; true if all finished. */

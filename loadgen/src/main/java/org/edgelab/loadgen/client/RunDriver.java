@@ -38,18 +38,12 @@ final class RunDriver implements FetchDriver {
             return DONE;
         }
         due = run.startNanos() + offset;
-        if (due >= run.deadlineNanos()) {
-            return DONE;
-        }
-        run.owe();
-        return ticket;
+        return due >= run.deadlineNanos() ? DONE : ticket;
     }
 
     @Override
     public void sending(long token) {
-        if (run.schedule() != null) {
-            run.paid();
-        }
+        run.written();
     }
 
     @Override
