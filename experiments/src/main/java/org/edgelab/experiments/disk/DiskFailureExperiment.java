@@ -286,16 +286,8 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
         }
 
         RunResult all() throws IOException {
-            Path descriptorCopy = directory.resolve("descriptor.yaml");
-            if (!Files.exists(descriptorCopy)) {
-                Files.writeString(descriptorCopy, d.sourceText(), StandardCharsets.UTF_8);
-            }
             Path csv = directory.resolve("results.csv");
-            Set<String> finished = new HashSet<>();
-            for (ResultRow row : ResultsCsv.read(csv)) {
-                finished.add(row.get("cell"));
-            }
-            Targets.requireAvailable(d.servers());
+            Set<String> finished = RunFolders.begin(directory, d);
             int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
             manifest.start(finished, false);
             d.notes().forEach(n -> say("note: " + n));

@@ -85,16 +85,8 @@ final class EventCell implements AutoCloseable {
     static org.edgelab.experiments.runner.RunResult runAll(Descriptor d, RunOptions options, Path directory, List<Cell> cells,
                                                            org.edgelab.experiments.runner.Manifest manifest, List<String> columns,
                                                            Consumer<String> say, Repetition repetition) throws IOException {
-        Path descriptorCopy = directory.resolve("descriptor.yaml");
-        if (!Files.exists(descriptorCopy)) {
-            Files.writeString(descriptorCopy, d.sourceText(), java.nio.charset.StandardCharsets.UTF_8);
-        }
         Path csv = directory.resolve("results.csv");
-        java.util.Set<String> finished = new java.util.HashSet<>();
-        for (org.edgelab.experiments.runner.ResultRow row : org.edgelab.experiments.runner.ResultsCsv.read(csv)) {
-            finished.add(row.get("cell"));
-        }
-        Targets.requireAvailable(d.servers());
+        java.util.Set<String> finished = org.edgelab.experiments.runner.RunFolders.begin(directory, d);
         int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
         manifest.start(finished, options.resume() != null);
         d.notes().forEach(n -> say.accept("note: " + n));

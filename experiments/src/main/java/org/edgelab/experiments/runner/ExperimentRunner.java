@@ -3,12 +3,10 @@ package org.edgelab.experiments.runner;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,16 +142,8 @@ public final class ExperimentRunner {
 
     private RunResult runAll() throws IOException {
         Files.createDirectories(directory.resolve("hlog"));
-        Path descriptorCopy = directory.resolve("descriptor.yaml");
-        if (!Files.exists(descriptorCopy)) {
-            Files.writeString(descriptorCopy, descriptor.sourceText(), StandardCharsets.UTF_8);
-        }
         Path csv = directory.resolve("results.csv");
-        Set<String> finished = new HashSet<>();
-        for (ResultRow row : ResultsCsv.read(csv)) {
-            finished.add(row.get("cell"));
-        }
-        Targets.requireAvailable(descriptor.servers());
+        Set<String> finished = RunFolders.begin(directory, descriptor);
         int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
         manifest.start(finished, options.resume() != null);
         descriptor.notes().forEach(note -> progress.note(note));

@@ -2,6 +2,7 @@ package org.edgelab.experiments.runner;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,8 +10,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.target.Targets;
 
 /**
  * Run folders shared by every experiment kind: {@code <root>/<experiment>/<yyyyMMdd-HHmmss>/} for a new run,
@@ -55,6 +59,25 @@ public final class RunFolders {
                     + "': that folder holds a run of '" + experiment + "'");
         }
         return folder;
+    }
+
+    /**
+     * The steps every experiment kind takes before its first cell: copies the descriptor into {@code directory} once,
+     * fails with {@code IllegalStateException} naming what is missing when a server's target cannot run here, and
+     * returns the cells whose rows {@code results.csv} already holds (those of a resumed run, which the caller skips).
+     * Blocks on file I/O.
+     */
+    public static Set<String> begin(Path directory, Descriptor descriptor) throws IOException {
+        Path descriptorCopy = directory.resolve("descriptor.yaml");
+        if (!Files.exists(descriptorCopy)) {
+            Files.writeString(descriptorCopy, descriptor.sourceText(), StandardCharsets.UTF_8);
+        }
+        Set<String> finished = new HashSet<>();
+        for (ResultRow row : ResultsCsv.read(directory.resolve("results.csv"))) {
+            finished.add(row.get("cell"));
+        }
+        Targets.requireAvailable(descriptor.servers());
+        return finished;
     }
 
     /** Deletes {@code dir} and everything in it, logging (not throwing) what cannot be deleted. */

@@ -3,12 +3,10 @@ package org.edgelab.experiments.video;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -219,16 +217,8 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
         }
 
         RunResult all() throws IOException {
-            Path descriptorCopy = directory.resolve("descriptor.yaml");
-            if (!Files.exists(descriptorCopy)) {
-                Files.writeString(descriptorCopy, d.sourceText(), StandardCharsets.UTF_8);
-            }
             Path csv = directory.resolve("results.csv");
-            Set<String> finished = new HashSet<>();
-            for (ResultRow row : ResultsCsv.read(csv)) {
-                finished.add(row.get("cell"));
-            }
-            Targets.requireAvailable(d.servers());
+            Set<String> finished = RunFolders.begin(directory, d);
             int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
             manifest.start(finished, options.resume() != null);
             d.notes().forEach(n -> say("note: " + n));

@@ -151,6 +151,17 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        if (ctx.channel().localAddress() != null && ctx.channel().localAddress().equals(ctx.channel().remoteAddress())) {
+            // A TCP connection to itself: nothing listened on the port (a server restarting) and the kernel picked it
+            // as the source port too (both in the ephemeral range), so the request would come back as its response.
+            // A failed connect, retried like one (Go's dialer does the same).
+            metrics.error(ErrorClass.CONNECT);
+            ctx.channel().close();
+            if (!finished && !driver.stopping()) {
+                loop.schedule(this::connect, RECONNECT_DELAY_NANOS, TimeUnit.NANOSECONDS);
+            }
+            return;
+        }
         channel = ctx.channel();
         parser.reset();
         metrics.connects++;
@@ -323,6 +334,10 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (ctx.channel() != channel) {
+            ctx.fireChannelInactive(); // a connection to itself, closed and retried in channelActive
+            return;
+        }
         if (inFlight && parser.endsAtClose()) {
             parser.onClose(); // a body delimited by the close ended normally
         }

@@ -119,4 +119,41 @@ class HttpConnectionTest {
             }
         }
     }
+
+    /**
+     * Nothing listens on the port (a server restarting) and it lies in the ephemeral range: a connect can then
+     * pick that very port as its source and open a TCP connection to itself, reading back its own request as the
+     * "response". Forced here by binding the source port; the restart experiment met it by chance among hundreds of
+     * reconnects, as integrity errors.
+     */
+    @Test
+    void aConnectionToItselfIsAConnectErrorNotAResponse() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        EventLoopGroup group = Transport.preferred().newGroup(1, "test-self-connect");
+        try {
+            EventLoop loop = group.next();
+            LoopMetrics metrics = new LoopMetrics();
+            Driver driver = new Driver();
+            driver.allowed = 1_000_000;
+            InetSocketAddress self = new InetSocketAddress("127.0.0.1", port);
+            HttpConnection c = new HttpConnection(driver, metrics, loop,
+                    HttpConnection.bootstrap(group, self, Duration.ofSeconds(2)).localAddress(self),
+                    new HttpConnection.Settings("127.0.0.1", List.of(), TimeUnit.MILLISECONDS.toNanos(300), 0, true,
+                            LinkEmulators.open(LinkEmulation.NONE)));
+            c.start();
+            Thread.sleep(500);
+            Counters k = loop.submit(() -> {
+                c.stop();
+                return metrics.snapshot();
+            }).get();
+            assertThat(k.errors(ErrorClass.INTEGRITY)).as("its own request read back as a response").isZero();
+            assertThat(k.errors(ErrorClass.CONNECT)).isPositive();
+            assertThat(k.goodResponses()).isZero();
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
 }
