@@ -60,7 +60,15 @@ public final class ResultColumns {
             "read_amplification", "write_amplification", "rss_peak_bytes", "cgroup_memory_peak_bytes",
             "page_cache_start_bytes", "diskstats_read_bytes", "diskstats_write_bytes",
             "link_rtt_ms", "link_rtt_min_ms", "link_down_bps", "link_up_bps", "link_drops", "link_late_mean_ms",
-            "link_late_max_ms");
+            "link_late_max_ms",
+            // the restart kind's
+            "kill_at_s", "hit_ratio_before", "hit_ratio_first_s", "hit_ratio_after", "outage_s", "restart_listen_s",
+            "time_to_first_hit_s", "recovery_s", "gap_errors", "gap_errors_connect", "origin_bytes_before_kill",
+            "origin_bytes_after_kill", "first_time_bytes_after_kill", "refetched_bytes", "set_bytes", "refetched_share",
+            "set_misses_after_kill", "server_hits_after_restart", "server_misses_after_restart",
+            // the churn kind's (it shares the memory and I/O figures above with the matrix rows)
+            "churn_factor", "store_capacity_bytes", "churned_bytes", "req_per_s_vs_fresh", "ttfb_p99_vs_fresh",
+            "ttlb_p99_vs_fresh", "store_bytes_written", "store_evictions", "store_file_free_share");
 
     /**
      * Measurements of the server's memory and I/O, of the settle and of the link that {@link Summary} gives as the
@@ -77,7 +85,7 @@ public final class ResultColumns {
     /** Text columns that are measurements or bookkeeping, not dimensions. */
     public static final Set<String> NOT_DIMENSIONS = Set.of(
             "cell", "repetition", "power_source", "cpu_method", HLOG_TTLB, HLOG_TTFB, SOURCE_DIR,
-            "search_capped", "limit", "settle_max_reached");
+            "search_capped", "limit", "recovered", "note", "memory_bound", "settle_max_reached");
 
     private ResultColumns() {
     }

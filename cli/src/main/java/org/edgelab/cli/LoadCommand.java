@@ -1,6 +1,6 @@
 package org.edgelab.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,7 +147,7 @@ final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintStream stdout = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
+        PrintWriter stdout = spec.commandLine().getOut();
         try (NetworkLink kernel = openKernelLink(stdout);
              Embedded embedded = url == null ? on(server(kernel), () -> Embedded.start(stdout, server(kernel).address().getHostAddress())) : null) {
             URI target = url == null ? embedded.cacheUri : url;
@@ -235,7 +235,7 @@ final class LoadCommand implements Callable<Integer> {
      * The kernel link asked for by {@code --link-emulation kernel}, or null: the link is then the load's own (user
      * space) or none. The embedded servers run on its server side and the load on its client side.
      */
-    private NetworkLink openKernelLink(PrintStream stdout) {
+    private NetworkLink openKernelLink(PrintWriter stdout) {
         String kind;
         try {
             kind = NetworkLinks.checkEmulation(linkEmulation);
@@ -281,7 +281,7 @@ final class LoadCommand implements Callable<Integer> {
         return new LinkEmulation(link == null ? 0 : link.bitsPerSecond(), linkLatency);
     }
 
-    private int runVideo(URI target, PrintStream stdout) throws InterruptedException, java.io.IOException {
+    private int runVideo(URI target, PrintWriter stdout) throws InterruptedException, java.io.IOException {
         VideoConfig config = VideoConfig.builder()
                 .url(target.toString())
                 .streams(videoStreams == null ? 1 : videoStreams)
@@ -320,7 +320,7 @@ final class LoadCommand implements Callable<Integer> {
         }
 
         /** Starts them with the cache listening on {@code host} (loopback, or a kernel link's server side). */
-        static Embedded start(PrintStream out, String host) throws Exception {
+        static Embedded start(PrintWriter out, String host) throws Exception {
             OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
             ObjectStore store = StorageEngines.open("memory", PluginSettings.of("capacity", "512m"));
             CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost(host).port(0).origin(origin.baseUri()).build(), store);

@@ -136,6 +136,18 @@ class EdgeLabCliTest {
         assertThat(err.toString()).contains("unknown link emulation 'netem'", "kernel", "user-space");
     }
 
+    /**
+     * The report goes to the command's own output (picocli's), so a caller or a test captures it:
+     * written to the process's standard output descriptor instead, it bypassed both and corrupted
+     * surefire's channel to the forked test JVM.
+     */
+    @Test
+    void loadWritesItsReportToTheCommandsOwnOutput() {
+        assertThat(run("load", "-c", "2", "-t", "1", "-d", "1s")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("embedded: origin", "Requests/sec:",
+                "Cache server (whole run incl. warm-up):");
+    }
+
     @Test
     void loadRunsTheEmbeddedServersBehindAKernelLinkAndRemovesIt() throws Exception {
         java.util.Optional<String> missing = org.edgelab.link.NetworkLinks.kernelUnavailable();

@@ -5,14 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.Slf4JLoggerFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /** One logging sink: System.Logger, Netty and SLF4J users end in slf4j-simple, set by one {@code --log-level}, with no warning. */
@@ -47,6 +50,41 @@ class LoggingTest {
         List<String> loud = serveUntilListening("--log-level", "debug");
         assertThat(loud).anyMatch(l -> l.contains("[DEBUG] InternalLoggerFactory - Using SLF4J"))
                 .anyMatch(l -> l.contains("[INFO] CacheServer - edge cache listening"));
+    }
+
+    /** The runner's level reaches the servers it starts in JVMs of their own (the process target's origin and cache). */
+    @Test
+    void theProcessTargetsServerJvmsLogAtTheRunnersLevel(@TempDir Path dir) throws Exception {
+        Path descriptor = dir.resolve("levels.yaml");
+        Files.writeString(descriptor, """
+                name: levels
+                target: process
+                repetitions: 1
+                servers: [{engine: memory, settings: {capacity: 8MB}, target_settings: {heap: 256m, io_threads: 1}}]
+                load:
+                  connections: 1
+                  threads: 1
+                  duration: 1s
+                  workload: {object_sizes: [10KB], working_set: 100KB}
+                """);
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), EdgeLab.class.getName(), "run", descriptor.toString(),
+                "--out", dir.resolve("results").toString(), "--log-level", "debug"));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("run.log").toFile()).start();
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("the run did not end within 120 s");
+        }
+        assertThat(process.exitValue()).as(Files.readString(dir.resolve("run.log"))).isZero();
+        List<Path> logs;
+        try (Stream<Path> files = Files.walk(dir.resolve("results"))) {
+            logs = files.filter(p -> p.getFileName().toString().matches("(cache|origin)\\.log")).toList();
+        }
+        assertThat(logs).hasSize(2);
+        for (Path log : logs) {
+            assertThat(Files.readString(log)).as(log.toString()).contains("[DEBUG]");
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.edgelab.loadgen;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
@@ -181,8 +182,14 @@ public final class LoadResult {
     }
 
     /** Prints a wrk-like summary (plus TTFB, errors by class, hit ratio, goodput, CPU). */
-    public void printSummary(PrintStream out) {
+    public void printSummary(PrintWriter out) {
         SummaryReport.print(this, out);
+        out.flush();
+    }
+
+    /** {@link #printSummary(PrintWriter)} to a stream. */
+    public void printSummary(PrintStream out) {
+        printSummary(new PrintWriter(out));
     }
 
     /** Writes one header line and one row of the run's figures. */

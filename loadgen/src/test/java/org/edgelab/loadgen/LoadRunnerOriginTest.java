@@ -61,6 +61,32 @@ class LoadRunnerOriginTest {
     }
 
     @Test
+    void eachIntervalSnapshotCarriesThatIntervalsCountersAlone() throws Exception {
+        List<org.edgelab.loadgen.measure.IntervalSnapshot> snapshots = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Long> plain = new java.util.concurrent.CopyOnWriteArrayList<>();
+        // every response a 503: each completed request is an error of class status_5xx, counted in its own interval
+        LoadResult r = LoadRunner.run(config("/objects/10KB/snapshots?status=503").duration(Duration.ofMillis(3500))
+                .onInterval(org.edgelab.loadgen.measure.IntervalListener.both((n, seconds) -> plain.add(n),
+                        org.edgelab.loadgen.measure.IntervalListener.ofSnapshots(snapshots::add))).build());
+
+        assertThat(snapshots).hasSizeBetween(2, 4).hasSameSizeAs(plain);
+        for (int i = 0; i < snapshots.size(); i++) {
+            var s = snapshots.get(i);
+            assertThat(s.completed()).isEqualTo(plain.get(i));
+            assertThat(s.secondsSinceStart()).isCloseTo(i + 1.0, org.assertj.core.data.Offset.offset(0.6));
+            assertThat(s.counters().completed()).isPositive();
+            assertThat(s.counters().errors(ErrorClass.STATUS_5XX)).isPositive().isEqualTo(s.errors());
+            assertThat(s.hits()).isZero(); // the origin sends no X-Cache
+            assertThat(s.hitRatio()).isNaN();
+        }
+        // the intervals' counters are differences: together they never exceed the run's totals
+        long errors = snapshots.stream().mapToLong(s -> s.errors()).sum();
+        long completed = snapshots.stream().mapToLong(s -> s.counters().completed()).sum();
+        assertThat(errors).isLessThanOrEqualTo(r.counters().errors(ErrorClass.STATUS_5XX));
+        assertThat(completed).isLessThanOrEqualTo(r.counters().completed()).isGreaterThan(r.counters().completed() / 2);
+    }
+
+    @Test
     void aStopSignalEndsTheMeasuredRunLongBeforeItsDuration() throws Exception {
         StopSignal stop = new StopSignal();
         java.util.concurrent.atomic.AtomicInteger intervals = new java.util.concurrent.atomic.AtomicInteger();

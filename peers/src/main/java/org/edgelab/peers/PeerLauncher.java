@@ -29,8 +29,27 @@ public final class PeerLauncher {
         List<String> configure(int port) throws IOException;
     }
 
-    /** A peer that answers on {@code port}. */
-    public record Launched(ManagedProcess process, int port) {
+    /**
+     * A peer that answers on {@code port}, started with {@code command}; {@link #restart} starts that command again (the
+     * same port and configuration) after the process died or was killed.
+     */
+    public record Launched(ManagedProcess process, int port, List<String> command, String name, Path workDir, String readyPath) {
+
+        /**
+         * Starts the command again as {@code <name>-<label>} (its own log) and returns once it answers on the same port.
+         *
+         * @throws IOException if it exits or does not answer within {@code timeout}; nothing is left running then
+         */
+        public ManagedProcess restart(String label, Duration timeout) throws IOException, InterruptedException {
+            ManagedProcess again = ManagedProcess.start(name + "-" + label, command, workDir);
+            try {
+                again.awaitHttp(URI.create("http://127.0.0.1:" + port + readyPath), timeout);
+                return again;
+            } catch (IOException | RuntimeException | InterruptedException e) {
+                again.close();
+                throw e;
+            }
+        }
     }
 
     private PeerLauncher() {
@@ -46,10 +65,11 @@ public final class PeerLauncher {
             throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
             int port = freeLoopbackPort();
-            ManagedProcess process = ManagedProcess.start(name, configurer.configure(port), workDir);
+            List<String> command = configurer.configure(port);
+            ManagedProcess process = ManagedProcess.start(name, command, workDir);
             try {
                 process.awaitHttp(URI.create("http://127.0.0.1:" + port + readyPath), timeout);
-                return new Launched(process, port);
+                return new Launched(process, port, List.copyOf(command), name, workDir, readyPath);
             } catch (IOException | RuntimeException | InterruptedException e) {
                 process.close();
                 if (attempt == 1 && e instanceof IOException && ADDRESS_IN_USE.matcher(process.tail(50)).find()) {

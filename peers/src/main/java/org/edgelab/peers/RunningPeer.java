@@ -15,6 +15,7 @@ import org.edgelab.experiments.process.ManagedProcess;
 import org.edgelab.experiments.process.ProcessCpu;
 import org.edgelab.experiments.target.CpuSample;
 import org.edgelab.experiments.target.RunningTarget;
+import org.edgelab.experiments.target.ServerRestart;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.origin.OriginServer;
 
@@ -22,7 +23,8 @@ import org.edgelab.origin.OriginServer;
  * A peer serving one cell: EdgeLab's synthetic origin in this JVM and the peer's process in front of it.
  * CPU time is the peer's process tree only (the origin is not under test). {@link #close()} stops the
  * peer, then the origin, then deletes the files the peer made outside the cell's folders; it is
- * idempotent. Thread-safe.
+ * idempotent. A peer made {@link #restartable} can be SIGKILLed and started again with its first command on the same
+ * port and store ({@link #restart()}), its origin running on. Thread-safe.
  */
 public final class RunningPeer implements RunningTarget {
 
@@ -30,7 +32,8 @@ public final class RunningPeer implements RunningTarget {
 
     private final String peer;
     private final OriginServer origin;
-    private final ManagedProcess process;
+    private volatile ManagedProcess process;
+    private volatile ServerRestart restart;
     private final int port;
     private final CounterSource counters;
     private final List<Path> cleanup;
@@ -62,6 +65,44 @@ public final class RunningPeer implements RunningTarget {
         this.port = port;
         this.counters = counters;
         this.cleanup = List.copyOf(cleanup);
+    }
+
+    /**
+     * Lets the runner kill this peer's process and start {@code launched}'s command again on the same port and store
+     * (what {@link #restart()} gives), each start waiting up to {@code timeout}; returns this.
+     */
+    public RunningPeer restartable(PeerLauncher.Launched launched, java.time.Duration timeout) {
+        int[] starts = {0};
+        this.restart = new ServerRestart() {
+            @Override
+            public synchronized void kill() throws IOException, InterruptedException {
+                process.kill();
+            }
+
+            @Override
+            public synchronized void start() throws IOException, InterruptedException {
+                if (closed.get()) {
+                    throw new IOException("the cell's " + peer + " is closed");
+                }
+                ManagedProcess old = process;
+                if (old.alive()) {
+                    throw new IOException(peer + " (pid " + old.pid() + ") is still running: kill it first");
+                }
+                old.close();
+                process = launched.restart("restart-" + (++starts[0]), timeout);
+            }
+
+            @Override
+            public long originBytesSent() {
+                return origin.stats().bytesSent();
+            }
+        };
+        return this;
+    }
+
+    @Override
+    public java.util.Optional<ServerRestart> restart() {
+        return java.util.Optional.ofNullable(restart);
     }
 
     @Override

@@ -66,6 +66,8 @@ public final class HtmlReport {
      * over time within each cell (one line per repetition, from the interval histograms, one plot per object size); then
      * TTLB p99 against object size and against concurrency, throughput against concurrency, hit ratio, requests/s per
      * watt and Gbit/s per watt. Streams sustained per server build when the results hold video-streams measurements.
+     * Hit ratio and req/s per second of each phase where the run folders have a {@code series.csv} ({@link SeriesPlots});
+     * the caption of such a plot ({@link Plot#note()}) gives the events on its time axis.
      * A plot whose data the experiment lacks (or whose x axis has one value only) is returned undrawn with a note.
      */
     public static List<Plot> plots(Table results) {
@@ -97,6 +99,7 @@ public final class HtmlReport {
             if (hasValues(mine, "streams_sustained")) {
                 plots.add(streams(mine, id + "streams-sustained", "Streams sustained" + suffix));
             }
+            org.edgelab.analysis.SeriesTable.of(mine).ifPresent(series -> plots.addAll(SeriesPlots.plots(series, id, suffix)));
         }
         return plots;
     }
@@ -128,7 +131,8 @@ public final class HtmlReport {
 
     /**
      * The whole report as one HTML document. Its first screen is the {@link Headline} per experiment and object size,
-     * with ratios to {@code baseline} (a build name; null or unknown: the first peer, else the first build); then the
+     * with ratios to {@code baseline} (a build name; null or unknown: the first peer, else the first build), and the
+     * {@link EventTables} of restart and churn experiments; then the
      * plots, the published figures beside the measured ones, and the wide summary table behind a link (with the same
      * table as a CSV download carried inside the file, so nothing is fetched).
      */
@@ -145,13 +149,25 @@ public final class HtmlReport {
                         + " ×: ratio to the baseline build. <a href=\"#summary\">Every figure</a> ("
                         + summary.columnCount() + " columns, and as CSV).</p>\n");
         html.append(headline(Headline.sections(results, baseline)));
+        for (String experiment : new java.util.LinkedHashSet<>(results.stringColumn("experiment").asList())) {
+            Table mine = results.where(results.stringColumn("experiment").isEqualTo(experiment));
+            for (java.util.Map.Entry<String, Table> t : EventTables.of(mine)) {
+                html.append("<h2 class=\"event-table\">").append(SvgLinePlot.escape(experiment)).append("</h2>\n<p class=\"note\">")
+                        .append(SvgLinePlot.escape(t.getKey())).append("</p>\n<div class=\"wide\" id=\"").append(slug(experiment))
+                        .append("-").append(t.getValue().name()).append("-summary\">").append(table(t.getValue())).append("</div>\n");
+            }
+        }
         html.append("<h2 id=\"plots\">Plots</h2>\n");
         List<String> absent = new ArrayList<>();
         for (Plot plot : plots(results)) {
             if (plot.drawn()) {
                 html.append("<figure id=\"").append(plot.id()).append("\" class=\"plot-figure\" data-series=\"")
                         .append(plot.series()).append("\" data-points=\"").append(plot.points()).append("\">\n")
-                        .append(plot.svg()).append("</figure>\n");
+                        .append(plot.svg());
+                if (!plot.note().isEmpty()) {
+                    html.append("<figcaption class=\"note\">").append(SvgLinePlot.escape(plot.note())).append("</figcaption>\n");
+                }
+                html.append("</figure>\n");
             } else {
                 absent.add(plot.title() + ": " + plot.note());
             }

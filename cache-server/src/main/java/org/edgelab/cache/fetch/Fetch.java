@@ -204,8 +204,18 @@ public final class Fetch implements OriginResponseListener {
         long responseTime = System.currentTimeMillis();
         int status = response.status().code();
         HttpHeaders headers = response.headers();
-        if (stale != null && status == 304 && StoredConditionals.notModifiedMatches(stale, headers)) {
-            refreshStale(headers, responseTime);
+        if (stale != null && status == 304) {
+            if (StoredConditionals.notModifiedMatches(stale, headers)) {
+                refreshStale(headers, responseTime);
+            } else {
+                // A 304 that does not validate the stored response (no validator where it has one, or
+                // another one) must not freshen it (RFC 9111 §4.3.4), and answers a conditional request
+                // the clients did not make: every waiter fetches the object unconditionally, on its own.
+                LOG.log(System.Logger.Level.DEBUG, "304 for {0} does not validate the stored response", staleKey);
+                for (WaiterRole wr : finishWithoutBody()) {
+                    wr.waiter.retryAlone();
+                }
+            }
             return;
         }
         if (stale != null && status >= 500 && mayServeStale()) {

@@ -79,10 +79,10 @@ public final class StoredConditionals {
     }
 
     /**
-     * True when the origin's 304 is about this stored response (RFC 9111 §4.3.4): its ETag, if any,
-     * matches the stored one (strongly when the 304's is strong, else weakly); else its Last-Modified,
-     * if any, equals the stored one; a 304 without validators answers our own conditional request
-     * and matches.
+     * True when the origin's 304 validates this stored response, so it may freshen it (RFC 9111
+     * §4.3.4): its ETag, if any, matches the stored one (strongly when the 304's is strong, else
+     * weakly); else its Last-Modified, if any, equals the stored one; a 304 without validators
+     * matches only a stored response that has none either (neither ETag nor Last-Modified).
      */
     public static boolean notModifiedMatches(ObjectMetadata stored, HttpHeaders notModified) {
         String etag = notModified.get(HttpHeaderNames.ETAG);
@@ -100,7 +100,7 @@ public final class StoredConditionals {
             OptionalLong old = HttpDates.parseMillis(stored.lastModified().orElse(null));
             return fresh.isPresent() && old.isPresent() && fresh.getAsLong() == old.getAsLong();
         }
-        return true;
+        return stored.etag().isEmpty() && stored.lastModified().isEmpty();
     }
 
     /**

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.edgelab.cache.fetch.FillTail;
 import org.edgelab.cache.store.LoopStore;
@@ -68,6 +69,10 @@ final class BodyStreamer {
     private long position;
     private boolean waiting;
     private boolean finished;
+    /** Writes the response head, while it is held until the first body bytes are in hand; null once written or when not held. */
+    private Runnable heldHead;
+    /** Told, instead of the completion, when the body's first bytes cannot be had while the head is held. */
+    private Consumer<Throwable> unreadable;
     /** Whether the scheduler holds this body in its ready queue (the scheduler's field). */
     boolean queued;
 
@@ -97,13 +102,26 @@ final class BodyStreamer {
         this.position = parts.isEmpty() ? 0 : parts.get(0).start();
     }
 
-    /** Starts the body after its head was written: now if the loop's turn has room, else in its turn. */
+    /**
+     * Holds the response head until the first body bytes are in hand (before {@link #start}, instead
+     * of the caller writing it): {@code writeHead} writes it just before them. Should those bytes
+     * fail to come (a stored object found damaged), nothing was sent and {@code unreadable} is told
+     * why, once no read is in flight, instead of the completion, so the caller can answer otherwise.
+     * Should the loop's turn be full at {@link #start}, the head goes out at once as before.
+     */
+    void holdHead(Runnable writeHead, Consumer<Throwable> unreadable) {
+        this.heldHead = writeHead;
+        this.unreadable = unreadable;
+    }
+
+    /** Starts the body after its head was written (or held): now if the loop's turn has room, else in its turn. */
     void start() {
         scheduler.start(this);
     }
 
     /** Flushes what was written (the head) while the body waits for its turn. */
     void flushHead() {
+        writeHeldHead();
         channel.flush();
     }
 
@@ -150,6 +168,7 @@ final class BodyStreamer {
                 if (!prefixSent) {
                     prefixSent = true;
                     if (part.prefix() != null) {
+                        writeHeldHead();
                         channel.write(part.prefix().retain());
                         continue;
                     }
@@ -364,6 +383,7 @@ final class BodyStreamer {
     }
 
     private long writeSlice(FileSlice s) {
+        writeHeldHead();
         channel.write(new SliceFileRegion(s));
         bytesSent.accept(s.length());
         return s.length();
@@ -371,6 +391,7 @@ final class BodyStreamer {
 
     private long writeBuffer(ByteBuf buf) {
         int n = buf.readableBytes();
+        writeHeldHead();
         channel.write(buf);
         bytesSent.accept(n);
         return n;
@@ -383,7 +404,16 @@ final class BodyStreamer {
         }
     }
 
+    private void writeHeldHead() {
+        Runnable h = heldHead;
+        if (h != null) {
+            heldHead = null;
+            h.run();
+        }
+    }
+
     private void finishBody() {
+        writeHeldHead();
         finished = true;
         if (trailer != null) {
             channel.write(trailer.retain());
@@ -399,6 +429,11 @@ final class BodyStreamer {
         }
         finished = true;
         releaseUnsentPrefixes();
+        if (heldHead != null && unreadable != null) {
+            heldHead = null; // nothing went out: the caller answers otherwise
+            whenIdle(() -> unreadable.accept(cause));
+            return;
+        }
         // A body cut short must never look complete: close the connection.
         channel.close().addListener(done -> whenIdle(() -> completion.done(false)));
     }

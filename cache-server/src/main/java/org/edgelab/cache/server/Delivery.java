@@ -195,7 +195,6 @@ final class Delivery {
     }
 
     private void stream(HttpResponse resp, List<BodyStreamer.Part> parts, ByteBuf trailer) {
-        firstWrite(resp);
         CacheStats stats = sc.stats();
         boolean fromCache = result.isHit();
         streamer = new BodyStreamer(channel, object, parts, trailer, n -> {
@@ -211,7 +210,21 @@ final class Delivery {
             }
             exchange.done(complete && exchange.keepAlive());
         }, sc.scheduler(channel.eventLoop()), sc.store(), settled, tail);
+        if (settled == null) {
+            // A stored object: its head waits for the first body bytes, so that damage the engine
+            // finds in them makes this request a miss instead of a 200 cut before its first byte.
+            streamer.holdHead(() -> firstWrite(resp), this::unreadable);
+        } else {
+            firstWrite(resp);
+        }
         streamer.start();
+    }
+
+    /** The stored body's first bytes could not be read; nothing was sent. */
+    private void unreadable(Throwable cause) {
+        streamer = null;
+        release();
+        exchange.storedObjectUnreadable(cause);
     }
 
     private void sendHeadersOnly(HttpResponse resp) {

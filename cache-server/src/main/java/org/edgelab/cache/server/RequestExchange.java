@@ -32,6 +32,7 @@ import org.edgelab.cache.origin.OriginExchange;
 import org.edgelab.cache.origin.OriginRequests;
 import org.edgelab.cache.origin.OriginResponseListener;
 import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.StoreCall;
 import org.edgelab.storage.api.StoredObject;
@@ -72,6 +73,8 @@ final class RequestExchange implements FetchWaiter {
     private PassThrough pass;
     private long startNanos;
     private int lookups;
+    /** Whether a stored object was already found unreadable before its head went out. */
+    private boolean unreadableOnce;
 
     /** {@code request} has been rewritten to {@code target} ({@link RequestTarget#applyTo}). */
     RequestExchange(CacheRequestHandler conn, ServerContext sc, Channel channel, HttpRequest request,
@@ -377,6 +380,30 @@ final class RequestExchange implements FetchWaiter {
         step = Step.DELIVER;
         delivery = new Delivery(this, obj, result, settled, tail);
         delivery.start();
+    }
+
+    /**
+     * The stored object being delivered could not be read before its head went out (nothing was
+     * sent). Damage the engine found ({@link CorruptObjectException}: it dropped the object) makes
+     * this request a miss: it looks up again and joins or starts a fill. Another failure fetches
+     * alone (the fill replaces the stored object); a second time, a 502.
+     */
+    void storedObjectUnreadable(Throwable cause) {
+        delivery = null;
+        if (step == Step.DONE) {
+            return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "stored " + primaryKey + " is unreadable; answering as a miss: " + cause);
+        if (unreadableOnce) {
+            sendError(HttpResponseStatus.BAD_GATEWAY, "stored object unreadable", Result.MISS);
+            return;
+        }
+        unreadableOnce = true;
+        if (cause instanceof CorruptObjectException) {
+            lookup(CacheControl.of(request.headers()));
+        } else {
+            fillAlone(null, null);
+        }
     }
 
     // ---- PASS

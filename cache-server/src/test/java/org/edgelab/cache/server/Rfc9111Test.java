@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -244,6 +245,79 @@ class Rfc9111Test {
             assertThat(xcache(later)).as("the old stored response is gone").doesNotStartWith("HIT");
             assertThat(s.origin.requests).as("fill, revalidation (304), unconditional fetch, and the later one")
                     .hasSize(4);
+        }
+    }
+
+    /**
+     * RFC 9111 §4.3.4: "If the new response contains one or more strong validators (see Section
+     * 8.8.1 of [HTTP]), then each of those strong validators identifies a selected representation
+     * for update. [...] If none of the stored responses contain at least one of the same strong
+     * validators, then the cache MUST NOT use the new response to update any stored responses."
+     * and "If the new response does not include any form of validator [...], and there is only one
+     * stored response, and that stored response also lacks a validator, then that stored response
+     * is identified for update." A 304 without a validator for a response stored with one, or with
+     * a validator other than the stored one, freshens nothing: the client, whose GET was plain,
+     * gets the origin's full answer to an unconditional request, never the 304 nor the stored body
+     * as revalidated.
+     */
+    @ParameterizedTest(name = "stored {0}, 304 with {1}")
+    @CsvSource(delimiter = '|', value = {
+        "ETag: \"v1\"|(no validator)",
+        "Last-Modified: Sat, 01 Jan 2022 00:00:00 GMT|(no validator)",
+        "ETag: \"v1\"|ETag: \"v2\"",
+        "ETag: \"v1\"|ETag: W/\"v2\"",
+        "Last-Modified: Sat, 01 Jan 2022 00:00:00 GMT|Last-Modified: Sun, 02 Jan 2022 00:00:00 GMT"})
+    void a304ThatDoesNotValidateTheStoredResponseDoesNotFreshenIt(String storedValidator, String notModifiedValidator)
+            throws Exception {
+        String[] sv = storedValidator.split(": ", 2);
+        String[] nv = notModifiedValidator.startsWith("(") ? new String[0] : notModifiedValidator.split(": ", 2);
+        java.util.concurrent.atomic.AtomicInteger unconditional = new java.util.concurrent.atomic.AtomicInteger();
+        try (Setup s = new Setup(req -> {
+            if (req.headers().contains(HttpHeaderNames.IF_NONE_MATCH)
+                    || req.headers().contains(HttpHeaderNames.IF_MODIFIED_SINCE)) {
+                FullHttpResponse r = text(HttpResponseStatus.NOT_MODIFIED, "", "Cache-Control", "max-age=600");
+                if (nv.length == 2) {
+                    r.headers().set(nv[0], nv[1]);
+                }
+                return r;
+            }
+            // The first answer is stored stale; the unconditional refetch is a newer version, kept fresh.
+            return unconditional.getAndIncrement() == 0
+                    ? text(HttpResponseStatus.OK, "version one", sv[0], sv[1], "Cache-Control", "max-age=1", "Age", "10")
+                    : text(HttpResponseStatus.OK, "version two", "Cache-Control", "max-age=600");
+        })) {
+            assertThat(xcache(s.send("GET", "/other"))).isEqualTo("MISS");
+            HttpResponse<String> r = s.send("GET", "/other");
+            assertThat(r.statusCode()).as("a plain GET is never answered 304").isEqualTo(200);
+            assertThat(xcache(r)).as("not freshened by the 304").isNotEqualTo("HIT-REVALIDATED");
+            assertThat(r.body()).as("the origin's answer to the unconditional request").isEqualTo("version two");
+            HttpResponse<String> later = s.send("GET", "/other");
+            assertThat(xcache(later)).isEqualTo("HIT");
+            assertThat(later.body()).isEqualTo("version two");
+            assertThat(s.origin.requests).as("fill, revalidation (304), unconditional fetch").hasSize(3);
+        }
+    }
+
+    /**
+     * RFC 9111 §4.3.4, the other side: "If the new response does not include any form of validator
+     * [...], and there is only one stored response, and that stored response also lacks a
+     * validator, then that stored response is identified for update." A response stored without a
+     * validator, revalidated (unconditionally: it has none to send) and answered 304 without one,
+     * is freshened by it.
+     */
+    @Test
+    void a304WithoutValidatorsFreshensAResponseStoredWithoutValidators() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+        try (Setup s = new Setup(req -> requests.getAndIncrement() == 0
+                ? text(HttpResponseStatus.OK, "version one", "Cache-Control", "max-age=1", "Age", "10")
+                : text(HttpResponseStatus.NOT_MODIFIED, "", "Cache-Control", "max-age=600"))) {
+            assertThat(xcache(s.send("GET", "/plain"))).isEqualTo("MISS");
+            HttpResponse<String> r = s.send("GET", "/plain");
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(xcache(r)).isEqualTo("HIT-REVALIDATED");
+            assertThat(r.body()).isEqualTo("version one");
+            assertThat(xcache(s.send("GET", "/plain"))).as("fresh for 600 s after the 304").isEqualTo("HIT");
+            assertThat(s.origin.requests).hasSize(2);
         }
     }
 

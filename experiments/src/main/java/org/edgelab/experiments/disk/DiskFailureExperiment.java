@@ -71,8 +71,9 @@ import org.edgelab.units.Durations;
  *       objects), the refusals for lack of room, the fills passed through and whether every disk stayed online.</li>
  * </ul>
  *
- * Each phase's seconds are written to {@code series.csv} (cell, second since the phase start, requests, hits,
- * errors, bytes as the server counted them; then repetition, phase and the event of that second). Stateless and
+ * Each phase's seconds (the last row the part second up to the load's end) are written to {@code series.csv}
+ * (cell, second since the phase start, requests, hits, errors, bytes as the server counted them; then repetition,
+ * phase and the event of that second). Stateless and
  * thread-safe; each run is independent.
  */
 public final class DiskFailureExperiment implements ExperimentPlugin {
@@ -637,6 +638,11 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                     }
                 }
                 long[] end = snapshot();
+                if (end[0] > last[0][0]) {
+                    // the part of a second since the last reading is the phase's last row: a phase shorter than a
+                    // second (a small file system fills in a fraction of one on a quiet machine) has this row alone
+                    record(last[0], end);
+                }
                 synchronized (this) {
                     hits = start[1] < 0 || end[1] < 0 ? -1 : end[1] - start[1];
                     misses = start[5] < 0 || end[5] < 0 ? -1 : end[5] - start[5];

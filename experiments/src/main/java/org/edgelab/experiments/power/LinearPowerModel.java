@@ -78,16 +78,7 @@ public final class LinearPowerModel implements PowerModel {
     public PowerMeter meter(PluginSettings settings, String profile) {
         Coefficients c = Coefficients.of(settings);
         String method = "modelled (no energy counters read): " + c.describe(profile);
-        return new PowerMeter() {
-            @Override
-            public String method() {
-                return method;
-            }
-
-            @Override
-            public Window start() {
-                return u -> new PowerReading(c.watts(u.busyCores(), u.activeDisks()), PowerReading.MODELLED);
-            }
-        };
+        return PowerMeter.of(method, () -> u -> new PowerReading(c.watts(u.busyCores(), u.activeDisks()),
+                PowerReading.MODELLED));
     }
 }

@@ -1,5 +1,8 @@
 package org.edgelab.experiments.power;
 
+import java.util.Objects;
+import java.util.function.Supplier;
+
 /**
  * Gives the power of measurement windows (one per repetition). Implementations are thread-safe; each
  * {@link Window} is used by one thread.
@@ -11,6 +14,28 @@ public interface PowerMeter {
 
     /** Starts a window now (reads the counters where it measures). */
     Window start();
+
+    /** A meter that says {@code method} and starts each window with {@code start}. */
+    static PowerMeter of(String method, Supplier<Window> start) {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(start, "start");
+        return new PowerMeter() {
+            @Override
+            public String method() {
+                return method;
+            }
+
+            @Override
+            public Window start() {
+                return start.get();
+            }
+        };
+    }
+
+    /** A meter that gives no figures (every window reads {@link PowerReading#ABSENT}), saying why in {@code method}. */
+    static PowerMeter absent(String method) {
+        return of(method, () -> u -> PowerReading.ABSENT);
+    }
 
     /** One measurement window. */
     interface Window {

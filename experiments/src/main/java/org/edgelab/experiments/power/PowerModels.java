@@ -44,17 +44,7 @@ public final class PowerModels {
      */
     public static PowerMeter meter(String model, PluginSettings settings, String profile) {
         if (model.equals(NONE)) {
-            return new PowerMeter() {
-                @Override
-                public String method() {
-                    return "none: no power model in the hardware profile, power columns are empty";
-                }
-
-                @Override
-                public Window start() {
-                    return u -> PowerReading.ABSENT;
-                }
-            };
+            return PowerMeter.absent("none: no power model in the hardware profile, power columns are empty");
         }
         return get(model).meter(settings, profile);
     }

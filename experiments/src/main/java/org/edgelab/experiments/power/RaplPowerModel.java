@@ -59,57 +59,27 @@ public final class RaplPowerModel implements PowerModel {
             String unavailable = "RAPL unavailable: " + opened.reason();
             if (settings.string("fallback", "none").equals("linear")) {
                 PowerMeter linear = new LinearPowerModel().meter(settings, profile);
-                String method = unavailable + "; fallback " + linear.method();
-                return new PowerMeter() {
-                    @Override
-                    public String method() {
-                        return method;
-                    }
-
-                    @Override
-                    public Window start() {
-                        return linear.start();
-                    }
-                };
+                return PowerMeter.of(unavailable + "; fallback " + linear.method(), linear::start);
             }
-            String method = "none (power_source=none, power columns empty): " + unavailable;
-            return new PowerMeter() {
-                @Override
-                public String method() {
-                    return method;
-                }
-
-                @Override
-                public Window start() {
-                    return u -> PowerReading.ABSENT;
-                }
-            };
+            return PowerMeter.absent("none (power_source=none, power columns empty): " + unavailable);
         }
         RaplCounters counters = opened.counters().get();
         String method = "measured: RAPL package energy counters " + counters.zones() + " read before and after each"
                 + " measured window (mean watts = joules / seconds); they cover the whole machine's CPU packages,"
                 + " load generator included, not DRAM, disks or NIC";
-        return new PowerMeter() {
-            @Override
-            public String method() {
-                return method;
-            }
-
-            @Override
-            public Window start() {
-                long startNanos = System.nanoTime();
-                long[] before = readOrThrow(counters);
-                return u -> {
-                    long[] after = readOrThrow(counters);
-                    double seconds = (System.nanoTime() - startNanos) / 1e9;
-                    try {
-                        return new PowerReading(counters.joulesBetween(before, after) / seconds, PowerReading.MEASURED);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException("reading RAPL counters", e);
-                    }
-                };
-            }
-        };
+        return PowerMeter.of(method, () -> {
+            long startNanos = System.nanoTime();
+            long[] before = readOrThrow(counters);
+            return u -> {
+                long[] after = readOrThrow(counters);
+                double seconds = (System.nanoTime() - startNanos) / 1e9;
+                try {
+                    return new PowerReading(counters.joulesBetween(before, after) / seconds, PowerReading.MEASURED);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("reading RAPL counters", e);
+                }
+            };
+        });
     }
 
     private static long[] readOrThrow(RaplCounters counters) {

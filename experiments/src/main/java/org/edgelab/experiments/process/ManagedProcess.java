@@ -160,6 +160,24 @@ public final class ManagedProcess implements AutoCloseable {
         descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
+    /**
+     * Kills the process and its descendants at once (SIGKILL, no grace: a crash, as the kernel's OOM killer or a power
+     * cut would leave the store) and waits up to 10 s for the process to be gone; {@link #close()} still follows.
+     *
+     * @throws IOException if it is still alive after that
+     */
+    public void kill() throws IOException, InterruptedException {
+        List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
+        if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IOException(name + " (pid " + process.pid() + ") is still alive " + GRACE.toSeconds() + " s after SIGKILL");
+        }
+        for (ProcessHandle d : descendants) {
+            d.onExit().completeOnTimeout(d, GRACE.toMillis(), TimeUnit.MILLISECONDS).join();
+        }
+    }
+
     @Override
     public void close() {
         stop();

@@ -25,7 +25,7 @@ import org.edgelab.units.ByteSize;
  * cell unless the build allows {@code memory_fallback: unbounded}. {@link #close()} removes the cgroup. Not
  * thread-safe: owned by the runner's thread; sampling reads {@code /proc} and cgroupfs and may block briefly.
  */
-final class CellResources implements AutoCloseable {
+public final class CellResources implements AutoCloseable {
 
     /**
      * How memory was bounded: {@code cgroup v1}, {@code cgroup v2}, {@code none} (no limit stated; also in an unlimited
@@ -52,7 +52,7 @@ final class CellResources implements AutoCloseable {
      *
      * @throws IOException when a limit is stated, the machine cannot enforce it and the build allows no fallback
      */
-    static CellResources open(Target target, ServerBuild build, long hardwareMemory, String label, Path storeDir) throws IOException {
+    public static CellResources open(Target target, ServerBuild build, long hardwareMemory, String label, Path storeDir) throws IOException {
         return open(target, build, hardwareMemory, label, storeDir, Cgroups::create);
     }
 
@@ -109,12 +109,12 @@ final class CellResources implements AutoCloseable {
     }
 
     /** The cgroup for the target context, null when there is none. */
-    Cgroup cgroup() {
+    public Cgroup cgroup() {
         return cgroup;
     }
 
     /** What the manifest says about this cell's memory and I/O figures: how memory was bounded and why a figure is empty. */
-    Map<String, Object> manifestEntry() {
+    public Map<String, Object> manifestEntry() {
         Map<String, Object> entry = new LinkedHashMap<>(manifest);
         if (!absent.isEmpty()) {
             entry.put("empty_columns", new LinkedHashMap<>(absent));
@@ -123,11 +123,11 @@ final class CellResources implements AutoCloseable {
     }
 
     /** Everything read at one moment; a figure that could not be read is null (its reason recorded for the manifest). */
-    record Sample(ProcessIo.Sample io, CgroupMemory memory, DiskStats.Sample disk) {
+    public record Sample(ProcessIo.Sample io, CgroupMemory memory, DiskStats.Sample disk) {
     }
 
     /** Reads the server's figures now. */
-    Sample sample(RunningTarget running) {
+    public Sample sample(RunningTarget running) {
         ProcessIo.Sample io = null;
         CgroupMemory memory = null;
         DiskStats.Sample disk = null;
@@ -173,7 +173,7 @@ final class CellResources implements AutoCloseable {
      * The columns of one measured run from samples taken before and after it; {@code bytesServed} is what the client
      * received, {@code bytesFromOrigin} what the server fetched (and stored), -1 when unknown.
      */
-    Map<String, String> columns(Sample before, Sample after, long bytesServed, long bytesFromOrigin) {
+    public Map<String, String> columns(Sample before, Sample after, long bytesServed, long bytesFromOrigin) {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("memory_bound", bound);
         v.put("memory_limit_bytes", limit.isPresent() ? String.valueOf(limit.getAsLong()) : "");

@@ -44,6 +44,7 @@ import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.StopSignal;
+import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
@@ -60,7 +61,8 @@ import org.edgelab.units.Durations;
  *
  * <p>Results go to {@code <root>/<experiment>/<yyyyMMdd-HHmmss>/}: {@code manifest.json},
  * {@code descriptor.yaml}, {@code results.csv} and {@code hlog/<cell>-r<rep>.hlog} (TTLB; TTFB in
- * {@code .ttfb.hlog}, where the client measures it); an outside client's script and log stay in
+ * {@code .ttfb.hlog}, where the client measures it), {@code series.csv} (the measured runs per second, {@link SeriesCsv},
+ * where the client reports intervals: loadgen); an outside client's script and log stay in
  * {@code targets/<cell>/}. A cell's rows are appended only once all its repetitions have finished, and the
  * manifest says {@code partial} until the last cell is done, so an interrupted run (Ctrl-C, via a
  * shutdown hook) is consistent and can be resumed.
@@ -178,6 +180,7 @@ public final class ExperimentRunner {
         Files.createDirectories(workDir);
         Target target = Targets.get(cell.server().target());
         List<ResultRow> rows = new ArrayList<>();
+        SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
         try (CellResources resources = CellResources.open(target, cell.server(), descriptor.hardware().memoryBytes(),
                 descriptor.name() + "-" + cell.fileName(), storeDir);
              CellLink link = CellLink.open(cell.link(), target, cell.server(), progress::note)) {
@@ -187,7 +190,7 @@ public final class ExperimentRunner {
             List<Map<String, Object>> settles = new ArrayList<>();
             try (RunningTarget running = link.onServer(() -> target.start(cell.server(), context))) {
                 for (int rep = 1; rep <= descriptor.repetitions(); rep++) {
-                    rows.add(runRepetition(target, running, link, resources, cell, rep, settles));
+                    rows.add(runRepetition(target, running, link, resources, cell, rep, series, settles));
                     manifest.cellLink(cell.id(), link.manifestEntry(rows.get(rows.size() - 1).values()));
                 }
             }
@@ -195,6 +198,7 @@ public final class ExperimentRunner {
                 manifest.cellDetail(cell.id(), "settle", settles);
             }
             manifest.cellDetail(cell.id(), "memory", resources.manifestEntry());
+            series.write(directory);
         } finally {
             RunFolders.deleteRecursively(storeDir);
             RunFolders.deleteIfEmpty(workDir);
@@ -203,7 +207,8 @@ public final class ExperimentRunner {
     }
 
     private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, CellResources resources, Cell cell, int rep,
-                                    List<Map<String, Object>> settles) throws IOException, InterruptedException {
+                                    SeriesCsv.Recorder series, List<Map<String, Object>> settles)
+            throws IOException, InterruptedException {
         Descriptor.LoadProfile load = descriptor.load();
         long seed = descriptor.seed() * 1_000_003L + cell.index() * 1_009L + rep;
         Workload workload = workloadKind.create(workloadRequest(load, workloadSettings, cell));
@@ -225,7 +230,9 @@ public final class ExperimentRunner {
         }
         LoadClient client = LoadClients.get(cell.client().kind());
         Map<String, String> settleColumns = settle(client, target, link, cell, workload, seed, rep, settles);
-        ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep);
+        // the per-second series (series.csv) of the measured run, where the client reports intervals
+        ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep,
+                IntervalListener.both(progress::interval, series.phase(rep, "measured").listener()));
         ServerCounters before = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuBefore = target.cpu();
         CellResources.Sample resourcesBefore = resources.sample(target);
@@ -271,7 +278,8 @@ public final class ExperimentRunner {
             return columns;
         }
         progress.phase(cell, rep, "settling");
-        ClientRun run = clientRun(target, link, cell, workload, settle.length(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle");
+        ClientRun run = clientRun(target, link, cell, workload, settle.length(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle",
+                progress::interval);
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("repetition", rep);
         if (!settle.auto()) {
@@ -308,13 +316,13 @@ public final class ExperimentRunner {
 
     /** One run of the cell's load client: {@code length} of the measured workload (its warm-up left out). */
     private ClientRun clientRun(RunningTarget target, CellLink cellLink, Cell cell, Workload workload, Duration length,
-                                long seed, String label) {
+                                long seed, String label, IntervalListener onInterval) {
         Descriptor.LoadProfile load = descriptor.load();
         LinkEmulation link = cellLink.loadEmulation();
         return new ClientRun(target.clientUri(), new MeasuredOnly(workload), cell.connections(),
                 Math.min(load.threads(), cell.connections()), length, load.timeout(), load.rate(), link,
                 target.syntheticContent(), seed, directory.resolve("targets").resolve(cell.fileName()), label,
-                PluginSettings.of(cell.client().settings()), progress::interval);
+                PluginSettings.of(cell.client().settings()), onInterval);
     }
 
     private ResultRow row(Target kind, Cell cell, int rep, ClientResult r, ServerCounters before, ServerCounters after,
@@ -393,7 +401,7 @@ public final class ExperimentRunner {
     }
 
     /** {@link #targetContext(Descriptor, Path, Path)} with the cell's memory cgroup (null: none). */
-    static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir, org.edgelab.experiments.process.cgroup.Cgroup cgroup) {
+    public static TargetContext targetContext(Descriptor descriptor, Path storeDir, Path workDir, org.edgelab.experiments.process.cgroup.Cgroup cgroup) {
         return new TargetContext(storeDir, workDir, descriptor.hardware().cores(), descriptor.hardware().memoryBytes(),
                 TARGET_START_TIMEOUT, cgroup);
     }

@@ -7,15 +7,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeSet;
 import org.edgelab.experiments.process.Executables;
 
 /**
  * Command lines that run one of EdgeLab's main classes in a JVM of its own: this JVM's {@code java}
  * and class path, the {@code --add-opens}/{@code --add-exports} flags this JVM was started with (lmdbjava
- * needs them), a heap limit, and optionally pinned to CPUs with {@code taskset -c}. Stateless and
- * thread-safe.
+ * needs them), this JVM's logging settings (so the runner's {@code --log-level} reaches its servers), a
+ * heap limit, and optionally pinned to CPUs with {@code taskset -c}. Stateless and thread-safe.
  */
 public final class JvmCommand {
+
+    /** The system properties of the one logging binding, slf4j-simple, which {@code --log-level} sets. */
+    static final String LOGGING_PROPERTIES = "org.slf4j.simpleLogger.";
 
     private JvmCommand() {
     }
@@ -45,6 +50,7 @@ public final class JvmCommand {
             command.add("-Xmx" + Math.max(1, heapBytes >> 20) + "m");
         }
         command.addAll(inheritedModuleFlags());
+        command.addAll(loggingFlags(System.getProperties()));
         command.add("-cp");
         command.add(absoluteClassPath(System.getProperty("java.class.path")));
         command.add(mainClass);
@@ -64,6 +70,22 @@ public final class JvmCommand {
             }
         }
         return String.join(File.pathSeparator, entries);
+    }
+
+    /**
+     * A {@code -Dname=value} flag for each slf4j-simple setting among {@code properties} (this JVM's: what
+     * {@code --log-level} set, or {@code -D} flags it was started with), sorted by name, so a child JVM
+     * logs as this one does; none without such settings (the child then reads the same
+     * {@code simplelogger.properties}).
+     */
+    static List<String> loggingFlags(Properties properties) {
+        List<String> flags = new ArrayList<>();
+        for (String name : new TreeSet<>(properties.stringPropertyNames())) {
+            if (name.startsWith(LOGGING_PROPERTIES)) {
+                flags.add("-D" + name + "=" + properties.getProperty(name));
+            }
+        }
+        return flags;
     }
 
     /**

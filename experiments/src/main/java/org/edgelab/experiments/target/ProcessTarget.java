@@ -218,20 +218,15 @@ public final class ProcessTarget implements Target {
                 return new Running(originUri, origin, null, new ServerStatsReader(originUri.resolve("/_stats")), started);
             }
             Files.createDirectories(context.storeDir());
-            List<String> args = new ArrayList<>(List.of("--bind", context.listenHost(), "--port", "0", "--admin-port", "0",
-                    "--origin", originUri.toString(), "--engine", build.engine(),
-                    "--io-threads", TargetSettings.get(ts, "io_threads").orElse("0")));
-            EdgeLabBuilds.storeSettings(build, context.storeDir()).forEach((k, v) -> {
-                args.add("-o");
-                args.add(k + "=" + v);
-            });
-            ManagedProcess cache = ManagedProcess.start("cache", context.serverCommand(JvmCommand.forMain(ServeCommand.class.getName(),
-                    heapBytes(build), TargetSettings.get(ts, "cpus"), args)), context.workDir());
+            ManagedProcess cache = ManagedProcess.start("cache", cacheCommand(build, context, originUri, 0, 0), context.workDir());
             started.add(cache);
             int port = Integer.parseInt(cache.awaitLogLine(CACHE_LINE, context.startTimeout()));
             int adminPort = Integer.parseInt(cache.awaitLogLine(ADMIN_LINE, context.startTimeout()));
-            return new Running(URI.create("http://" + context.listenHost() + ":" + port), origin, cache,
+            Running running = new Running(URI.create("http://" + context.listenHost() + ":" + port), origin, cache,
                     new ServerStatsReader(URI.create("http://127.0.0.1:" + adminPort + "/stats")), started);
+            running.restartWith(cacheCommand(build, context, originUri, port, adminPort), context,
+                    new ServerStatsReader(originUri.resolve("/_stats")));
+            return running;
         } catch (InterruptedException e) {
             closeAll(started);
             Thread.currentThread().interrupt();
@@ -242,29 +237,87 @@ public final class ProcessTarget implements Target {
         }
     }
 
+    /** The cache JVM's command: on {@code port} and {@code adminPort} (0: any free one), in the cell's cgroup. */
+    private static List<String> cacheCommand(ServerBuild build, TargetContext context, URI originUri, int port, int adminPort) {
+        Map<String, String> ts = build.targetSettings();
+        List<String> args = new ArrayList<>(List.of("--bind", context.listenHost(), "--port", String.valueOf(port),
+                "--admin-port", String.valueOf(adminPort), "--origin", originUri.toString(), "--engine", build.engine(),
+                "--io-threads", TargetSettings.get(ts, "io_threads").orElse("0")));
+        EdgeLabBuilds.storeSettings(build, context.storeDir()).forEach((k, v) -> {
+            args.add("-o");
+            args.add(k + "=" + v);
+        });
+        return context.serverCommand(JvmCommand.forMain(ServeCommand.class.getName(), heapBytes(build), TargetSettings.get(ts, "cpus"), args));
+    }
+
     private static void closeAll(List<ManagedProcess> processes) {
         for (int i = processes.size() - 1; i >= 0; i--) {
             processes.get(i).close();
         }
     }
 
-    /** The two JVMs of one cell. Counters and CPU are read over HTTP and from {@code /proc}: thread-safe. */
+    /**
+     * The two JVMs of one cell. Counters and CPU are read over HTTP and from {@code /proc}: thread-safe. The cache JVM
+     * can be killed and started again on its ports ({@link #restart()}); the origin JVM keeps running.
+     */
     private static final class Running implements RunningTarget {
         private final URI clientUri;
-        private final ManagedProcess server;
         private final String cpuMethod;
         private final ServerStatsReader stats;
         private final List<ManagedProcess> processes;
         private final boolean cacheProcess;
         private final AtomicBoolean closed = new AtomicBoolean();
+        private volatile ManagedProcess server;
+        private volatile ServerRestart restart;
 
         Running(URI clientUri, ManagedProcess origin, ManagedProcess cache, ServerStatsReader stats, List<ManagedProcess> processes) {
             this.clientUri = clientUri;
-            this.server = cache == null ? origin : cache;
+                        this.server = cache == null ? origin : cache;
             this.cpuMethod = (cache == null ? "process: origin JVM (no cache), " : "process: cache JVM, ") + ProcessCpu.METHOD;
             this.stats = stats;
-            this.processes = List.copyOf(processes);
+            this.processes = new java.util.concurrent.CopyOnWriteArrayList<>(processes);
             this.cacheProcess = cache != null;
+        }
+
+        /** Lets the cache JVM be restarted with {@code command} (its ports fixed); the origin's counters from {@code origin}. */
+        void restartWith(List<String> command, TargetContext context, ServerStatsReader origin) {
+            if (!cacheProcess) {
+                return;
+            }
+            int[] starts = {0};
+            this.restart = new ServerRestart() {
+                @Override
+                public synchronized void kill() throws IOException, InterruptedException {
+                    server.kill();
+                }
+
+                @Override
+                public synchronized void start() throws IOException, InterruptedException {
+                    if (closed.get()) {
+                        throw new IOException("the cell's target is closed");
+                    }
+                    ManagedProcess old = server;
+                    if (old.alive()) {
+                        throw new IOException("the cache JVM (pid " + old.pid() + ") is still running: kill it first");
+                    }
+                    ManagedProcess fresh = ManagedProcess.start("cache-restart-" + (++starts[0]), command, context.workDir());
+                    processes.add(fresh);
+                    server = fresh;
+                    processes.remove(old);
+                    old.close();
+                    fresh.awaitLogLine(CACHE_LINE, context.startTimeout());
+                }
+
+                @Override
+                public long originBytesSent() throws IOException {
+                    return origin.read().bytesToClients();
+                }
+            };
+        }
+
+        @Override
+        public Optional<ServerRestart> restart() {
+            return Optional.ofNullable(restart);
         }
 
         @Override
@@ -307,7 +360,7 @@ public final class ProcessTarget implements Target {
         @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
-                closeAll(processes);
+                closeAll(new ArrayList<>(processes));
             }
         }
     }

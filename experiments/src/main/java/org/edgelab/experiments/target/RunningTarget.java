@@ -47,6 +47,14 @@ public interface RunningTarget extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * The server under test as a process this target can kill and start again on the same store and port (the
+     * {@code restart} experiment); empty where it cannot (embedded: the runner's own JVM; a server it did not start).
+     */
+    default java.util.Optional<ServerRestart> restart() {
+        return java.util.Optional.empty();
+    }
+
     @Override
     void close();
 }

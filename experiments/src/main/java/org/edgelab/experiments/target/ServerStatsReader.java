@@ -52,6 +52,24 @@ public final class ServerStatsReader {
         }
     }
 
+    /**
+     * The numeric figures of the store in an EdgeLab cache's {@code /stats} document ({@link RunningTarget#cacheStats()}):
+     * {@code store_stats}' own counters ({@code bytes_written}, {@code evictions}, ...) and its engine's figures
+     * ({@code store_stats.extra}, e.g. lmdb's {@code map_high_water_bytes}), by their snake_case names.
+     */
+    public static java.util.Map<String, Double> storeFigures(JsonNode cacheStats) {
+        JsonNode stats = cacheStats.path("store_stats");
+        java.util.Map<String, Double> out = new java.util.TreeMap<>();
+        for (JsonNode node : java.util.List.of(stats, stats.path("extra"))) {
+            node.fields().forEachRemaining(e -> {
+                if (e.getValue().isNumber()) {
+                    out.put(e.getKey(), e.getValue().asDouble());
+                }
+            });
+        }
+        return out;
+    }
+
     /** Counters from the JSON of a cache's {@code /stats} or an origin's {@code /_stats}. */
     ServerCounters parse(String json) throws IOException {
         JsonNode node;

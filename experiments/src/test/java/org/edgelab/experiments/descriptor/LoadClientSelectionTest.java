@@ -3,11 +3,10 @@ package org.edgelab.experiments.descriptor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.yaml.DescriptorException;
-import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorFiles;
 import org.edgelab.experiments.matrix.MatrixExpander;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,19 +24,11 @@ class LoadClientSelectionTest {
     Path dir;
 
     private Descriptor load(String text) throws IOException {
-        Path file = dir.resolve("clients.yaml");
-        Files.writeString(file, text);
-        return DescriptorLoader.load(file.toString(), false);
+        return new DescriptorFiles(dir).load("clients.yaml", text);
     }
 
     private DescriptorException failure(String text) throws IOException {
-        try {
-            load(text);
-        } catch (DescriptorException e) {
-            assertThat(e.getMessage()).startsWith(dir.resolve("clients.yaml") + ":" + e.line() + ":");
-            return e;
-        }
-        throw new AssertionError("no error for:\n" + text);
+        return new DescriptorFiles(dir).failure("clients.yaml", text);
     }
 
     @Test

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.edgelab.experiments.descriptor.yaml.DescriptorException;
+import org.edgelab.experiments.descriptor.yaml.DescriptorFiles;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.video.VideoStreamsExperiment;
@@ -21,20 +21,11 @@ class PluginSelectionTest {
     Path dir;
 
     private Path write(String name, String text) throws IOException {
-        Path file = dir.resolve(name);
-        Files.writeString(file, text);
-        return file;
+        return new DescriptorFiles(dir).write(name, text);
     }
 
     private DescriptorException failure(String text) throws IOException {
-        Path file = write("bad.yaml", text);
-        try {
-            DescriptorLoader.load(file.toString(), false);
-        } catch (DescriptorException e) {
-            assertThat(e.getMessage()).startsWith(file + ":" + e.line() + ":" + e.column() + ": ");
-            return e;
-        }
-        throw new AssertionError("no error for:\n" + text);
+        return new DescriptorFiles(dir).failure(text);
     }
 
     @Test

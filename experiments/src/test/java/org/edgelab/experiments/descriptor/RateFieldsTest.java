@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.edgelab.experiments.descriptor.yaml.DescriptorException;
-import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorFiles;
 import org.edgelab.experiments.workload.VideoWorkload;
 import org.edgelab.plugin.PluginSettings;
 import org.junit.jupiter.api.Test;
@@ -20,9 +19,7 @@ class RateFieldsTest {
     Path dir;
 
     private Descriptor load(String text) throws IOException {
-        Path file = dir.resolve("rates.yaml");
-        Files.writeString(file, text);
-        return DescriptorLoader.load(file.toString(), false);
+        return new DescriptorFiles(dir).load("rates.yaml", text);
     }
 
     @Test

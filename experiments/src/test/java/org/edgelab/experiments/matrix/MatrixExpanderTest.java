@@ -3,11 +3,10 @@ package org.edgelab.experiments.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.descriptor.yaml.DescriptorFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,9 +16,7 @@ class MatrixExpanderTest {
     Path dir;
 
     private Descriptor descriptor(String text) throws IOException {
-        Path file = dir.resolve("m.yaml");
-        Files.writeString(file, text);
-        return DescriptorLoader.load(file.toString(), false);
+        return new DescriptorFiles(dir).load("m.yaml", text);
     }
 
     @Test

@@ -112,6 +112,17 @@ class ProcessTargetTest {
     }
 
     @Test
+    void childrenGetTheLoggingSettingsThatLogLevelSetInThisJvm() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("org.slf4j.simpleLogger.log.tech.tablesaw", "debug");
+        p.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
+        p.setProperty("io.netty.leakDetection.level", "paranoid");
+        assertThat(JvmCommand.loggingFlags(p)).containsExactly("-Dorg.slf4j.simpleLogger.defaultLogLevel=debug",
+                "-Dorg.slf4j.simpleLogger.log.tech.tablesaw=debug");
+        assertThat(JvmCommand.loggingFlags(new java.util.Properties())).isEmpty();
+    }
+
+    @Test
     void childrenGetAnAbsoluteClassPathBecauseTheyRunInTheCellsFolder() {
         String cwd = Path.of("").toAbsolutePath().toString();
         assertThat(JvmCommand.absoluteClassPath("cli/target/edgelab-cli.jar" + java.io.File.pathSeparator + "/opt/x/../lib/a.jar"))

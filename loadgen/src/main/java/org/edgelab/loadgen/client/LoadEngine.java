@@ -22,6 +22,7 @@ import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.CpuClock;
 import org.edgelab.loadgen.measure.IntervalListener;
+import org.edgelab.loadgen.measure.IntervalSnapshot;
 import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.link.Link;
 import org.edgelab.loadgen.link.LinkEmulators;
@@ -108,10 +109,33 @@ public final class LoadEngine {
             LatencyLog latency = new LatencyLog(metrics, startMillis, true);
             long interval = phase.reportInterval().toNanos();
             long[] lastFlip = {start};
+            Counters[] lastCounters = {Counters.ZERO};
+            boolean snapshots = phase.listener() != IntervalListener.NONE;
             ScheduledFuture<?> flips = reporter.scheduleAtFixedRate(() -> {
                 long completed = latency.flip();
                 long now = System.nanoTime();
-                phase.listener().interval(completed, (now - lastFlip[0]) / 1e9);
+                if (!snapshots) {
+                    phase.listener().interval(completed, (now - lastFlip[0]) / 1e9);
+                    lastFlip[0] = now;
+                    return;
+                }
+                // each loop copies its own counters (they are written by that loop only); the reporter waits for
+                // the copies, never the loops for the reporter
+                Counters counters;
+                try {
+                    Counters cumulative = Counters.ZERO;
+                    for (int i = 0; i < loops.size(); i++) {
+                        cumulative = cumulative.plus(await(loops.get(i).submit(metrics.get(i)::snapshot)));
+                    }
+                    counters = cumulative.minus(lastCounters[0]);
+                    lastCounters[0] = cumulative;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return; // the phase is ending
+                } catch (RuntimeException e) {
+                    return; // a loop shutting down with the phase
+                }
+                phase.listener().interval(new IntervalSnapshot((now - start) / 1e9, (now - lastFlip[0]) / 1e9, completed, counters));
                 lastFlip[0] = now;
             }, Math.max(0, start - System.nanoTime()) + interval, interval, TimeUnit.NANOSECONDS);
             long sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(phase.timeout().toNanos() / 10, TimeUnit.MILLISECONDS.toNanos(100)));

@@ -1,6 +1,6 @@
 package org.edgelab.loadgen.report;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 
 import org.HdrHistogram.Histogram;
@@ -17,7 +17,7 @@ public final class SummaryReport {
     }
 
     /** Writes the summary to {@code out}. */
-    public static void print(LoadResult r, PrintStream out) {
+    public static void print(LoadResult r, PrintWriter out) {
         LoadConfig c = r.config();
         Counters k = r.counters();
         out.printf(Locale.ROOT, "Running %s test @ %s%n", seconds(c.duration().toMillis() / 1000.0), c.url());

@@ -2,6 +2,7 @@ package org.edgelab.loadgen.video;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,8 +55,13 @@ public final class VideoResult {
         return best;
     }
 
-    /** Prints one line per window and the highest healthy count. */
+    /** {@link #printSummary(PrintWriter)} to a stream. */
     public void printSummary(PrintStream out) {
+        printSummary(new PrintWriter(out));
+    }
+
+    /** Prints one line per window and the highest healthy count. */
+    public void printSummary(PrintWriter out) {
         out.printf(Locale.ROOT, "Video playback @ %s%n  %s%n  health: prefetch p99 <= %d ms, look-ahead >= %d frames, "
                         + "dropped frames <= %d%n", config.url(), config.describe(), config.health().maxPrefetchP99().toMillis(),
                 config.health().minLookAheadFrames(), config.health().maxDroppedFrames());
@@ -63,6 +69,7 @@ public final class VideoResult {
             out.println("  " + p.describe(config.health()));
         }
         out.printf(Locale.ROOT, "Highest healthy stream count: %d%n", highestHealthyStreams());
+        out.flush();
     }
 
     /** Writes the windows, the verdict, the configuration and the environment as JSON. */

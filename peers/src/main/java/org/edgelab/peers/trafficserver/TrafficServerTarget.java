@@ -113,7 +113,8 @@ public final class TrafficServerTarget implements Target {
                         return context.serverCommand(List.of(trafficServer.toString(), "--run-root=" + runroot));
                     });
             TrafficServerStats stats = new TrafficServerStats(launched.port());
-            return new RunningPeer("traffic_server", origin, launched.process(), launched.port(), stats::read, cleanup);
+            return new RunningPeer("traffic_server", origin, launched.process(), launched.port(), stats::read, cleanup)
+                    .restartable(launched, context.startTimeout());
         });
     }
 }

@@ -122,7 +122,8 @@ public final class VarnishTarget implements Target {
                 return context.serverCommand(withPort);
             });
             VarnishStats stats = new VarnishStats(varnishstat, instance);
-            return new RunningPeer("varnishd", origin, launched.process(), launched.port(), stats::read, cleanup);
+            return new RunningPeer("varnishd", origin, launched.process(), launched.port(), stats::read, cleanup)
+                    .restartable(launched, context.startTimeout());
         });
     }
 

@@ -12,9 +12,17 @@ import org.edgelab.units.ByteSize;
  * should be given: the other is derived so that the byte budget keeps {@link #MAP_HEADROOM} of
  * the map free for LMDB's own needs (free-page list, copy-on-write copies of a batch, pages held
  * by readers). Immutable.
+ *
+ * <p>{@code read-ahead} ({@link #readAhead()}; {@code off} by default) opens the environment with
+ * {@code MDB_NORDAHEAD}: LMDB advises {@code madvise(MADV_RANDOM)} on its map, so a page fault reads the page it
+ * touches instead of the kernel's read-around window (the device's read-ahead, 8 MiB on this machine's virtio disk,
+ * around every fault). With a store larger than memory that window is evicted before it is used: in a short run on
+ * 2026-12-01 (1,200 objects of 1 MB in a 320 MiB memory cgroup, all hits, 20 connections, 2 loaded cores) lmdb read
+ * 173 device bytes per body byte served and answered 2.5 req/s with the kernel's read-around, against Varnish
+ * {@code file}'s 0.82 (whose {@code advice} parameter defaults to MADV_RANDOM for the same reason).
  */
 record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, String policy,
-                           SyncMode sync, int batchMax, VerifyMode verify) {
+                           SyncMode sync, int batchMax, VerifyMode verify, boolean readAhead) {
 
     /** The share of the map kept out of the byte budget. */
     static final double MAP_HEADROOM = 0.25;
@@ -40,7 +48,10 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
             new Setting("batch-max", "64", "most chunk and metadata writes committed in one transaction"),
             new Setting("verify", "once",
                     "chunk checksums: once = an object found at open is checked whole at its first lookup (a damaged"
-                            + " one is a miss); always = also every chunk a reader touches; never = not checked"));
+                            + " one is a miss); always = also every chunk a reader touches; never = not checked"),
+            new Setting("read-ahead", "off",
+                    "off: MDB_NORDAHEAD, LMDB advises MADV_RANDOM on its map so a page fault reads only what is touched"
+                            + " (a store larger than memory reads about what it serves); kernel: the kernel's read-around"));
 
     public LmdbSettings {
         if (chunkSize < MIN_CHUNK_SIZE || chunkSize > MAX_CHUNK_SIZE) {
@@ -65,6 +76,12 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
         this(path, mapSize, capacity, chunkSize, policy, sync, batchMax, VerifyMode.ONCE);
     }
 
+    /** Settings with the default {@code read-ahead=off}. */
+    LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, String policy, SyncMode sync, int batchMax,
+                 VerifyMode verify) {
+        this(path, mapSize, capacity, chunkSize, policy, sync, batchMax, verify, false);
+    }
+
     /** Reads and validates settings; unknown names were rejected by the registry already. */
     static LmdbSettings from(PluginSettings s) {
         s.requireOnly("engine", LmdbEngine.NAME, SPECS);
@@ -79,7 +96,16 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
         EvictionPolicies.registry().get(policy); // fails naming the known policies
         return new LmdbSettings(path, mapSize, capacity, (int) Math.min(chunk, Integer.MAX_VALUE), policy,
                 SyncMode.parse(s.string("sync", "full")), s.integer("batch-max", 64),
-                VerifyMode.parse(s.string("verify", "once")));
+                VerifyMode.parse(s.string("verify", "once")), readAhead(s.string("read-ahead", "off")));
+    }
+
+    private static boolean readAhead(String value) {
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "off" -> false;
+            case "kernel" -> true;
+            default -> throw new IllegalArgumentException("engine setting 'read-ahead' must be off or kernel, got '"
+                    + value + "'");
+        };
     }
 
     /** Returns the largest byte budget the map size allows. */

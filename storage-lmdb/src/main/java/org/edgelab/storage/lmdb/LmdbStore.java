@@ -180,6 +180,9 @@ final class LmdbStore implements ObjectStore {
     private static Env<ByteBuffer> openEnv(LmdbSettings settings) throws StorageException {
         List<EnvFlags> flags = new ArrayList<>(List.of(EnvFlags.MDB_NOTLS));
         flags.addAll(List.of(settings.sync().flags()));
+        if (!settings.readAhead()) {
+            flags.add(EnvFlags.MDB_NORDAHEAD);
+        }
         try {
             return Env.create(ByteBufferProxy.PROXY_OPTIMAL)
                     .setMapSize(settings.mapSize())
@@ -435,9 +438,9 @@ final class LmdbStore implements ObjectStore {
     }
 
     private CorruptObjectException dropCorrupt(StoredEntry e, String why) {
-        LOG.log(Level.WARNING, "dropping '" + e.key + "' (object id " + e.id + "): " + why);
         synchronized (policyLock) {
             if (index.remove(e.key, e)) {
+                LOG.log(Level.WARNING, "dropping '" + e.key + "' (object id " + e.id + "): " + why);
                 policy.onRemove(e);
                 counters.corruptObjectsDropped.increment();
                 batcher.submitDeferred(new Drop(e, true, false, null));
@@ -530,6 +533,7 @@ final class LmdbStore implements ObjectStore {
     public StoreStats stats() {
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("mapSizeBytes", settings.mapSize());
+        extra.put("readAhead", settings.readAhead() ? "kernel" : "off (MDB_NORDAHEAD: madvise(MADV_RANDOM) on the map)");
         extra.put("chunkPayloadBytes", chunkSize);
         extra.put("pageSizeBytes", pageSize);
         extra.put("writeBatches", batcher.batches());

@@ -5,25 +5,14 @@ import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /** cgroup v1's memory controller: {@code memory.limit_in_bytes}, {@code memory.max_usage_in_bytes}, {@code total_cache}. Thread-safe. */
-final class V1Hierarchy implements CgroupHierarchy {
+record V1Hierarchy(Path parent) implements CgroupHierarchy {
 
     static final MemoryCgroup.Layout LAYOUT = new MemoryCgroup.Layout("cgroup v1", "memory.limit_in_bytes",
             "memory.usage_in_bytes", "memory.max_usage_in_bytes", "total_cache");
 
-    private final Path parent;
-
-    V1Hierarchy(Path parent) {
-        this.parent = parent;
-    }
-
     @Override
     public String version() {
         return LAYOUT.version();
-    }
-
-    @Override
-    public Path parent() {
-        return parent;
     }
 
     @Override

@@ -11,25 +11,14 @@ import java.util.OptionalLong;
  * cgroup v2's unified tree: {@code memory.max}, {@code memory.peak}, {@code memory.stat file}; the memory controller is
  * enabled in the parent's {@code cgroup.subtree_control} first. Thread-safe.
  */
-final class V2Hierarchy implements CgroupHierarchy {
+record V2Hierarchy(Path parent) implements CgroupHierarchy {
 
     static final MemoryCgroup.Layout LAYOUT = new MemoryCgroup.Layout("cgroup v2", "memory.max", "memory.current",
             "memory.peak", "file");
 
-    private final Path parent;
-
-    V2Hierarchy(Path parent) {
-        this.parent = parent;
-    }
-
     @Override
     public String version() {
         return LAYOUT.version();
-    }
-
-    @Override
-    public Path parent() {
-        return parent;
     }
 
     @Override

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.edgelab.experiments.descriptor.ByteSizeValue;
 import org.edgelab.experiments.descriptor.Descriptor;
@@ -19,21 +18,11 @@ class DescriptorLoaderTest {
     Path dir;
 
     private Path write(String name, String text) throws IOException {
-        Path file = dir.resolve(name);
-        Files.writeString(file, text);
-        return file;
+        return new DescriptorFiles(dir).write(name, text);
     }
 
     private DescriptorException failure(String text) throws IOException {
-        Path file = write("bad.yaml", text);
-        try {
-            DescriptorLoader.load(file.toString(), false);
-        } catch (DescriptorException e) {
-            assertThat(e.file()).isEqualTo(file.toString());
-            assertThat(e.getMessage()).startsWith(file + ":");
-            return e;
-        }
-        throw new AssertionError("no error for:\n" + text);
+        return new DescriptorFiles(dir).failure(text);
     }
 
     @Test

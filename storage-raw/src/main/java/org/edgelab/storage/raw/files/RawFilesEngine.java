@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
+import org.edgelab.storage.raw.io.ReadAhead;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngine;
 
@@ -20,7 +21,8 @@ public final class RawFilesEngine implements StorageEngine {
             new Setting("policy", "lru", "eviction policy, by name (lru, fifo, sieve, s3-fifo, ...)"),
             new Setting("sync", "none", "none: no fsync (survives a process crash); data: fdatasync each "
                     + "file before its rename; full: also fsync the directory, durable when commit returns"),
-            new Setting("levels", "1:2", "nginx-style hashed directory levels: 1 to 3 levels of 1 or 2 hex characters"));
+            new Setting("levels", "1:2", "nginx-style hashed directory levels: 1 to 3 levels of 1 or 2 hex characters"),
+            ReadAhead.SETTING);
 
     @Override
     public String name() {
@@ -45,6 +47,7 @@ public final class RawFilesEngine implements StorageEngine {
         String policy = settings.string("policy", "lru");
         SyncMode sync = SyncMode.parse(settings.string("sync", "none"));
         String levels = settings.string("levels", "1:2");
-        return RawFilesStore.open(dir, capacity, policy, sync, levels);
+        ReadAhead readAhead = ReadAhead.parse(settings.string("read-ahead", "off"));
+        return RawFilesStore.open(dir, capacity, policy, sync, levels, readAhead);
     }
 }

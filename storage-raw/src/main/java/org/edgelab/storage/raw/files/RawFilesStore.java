@@ -39,6 +39,7 @@ import org.edgelab.storage.api.StoreCounters;
 import org.edgelab.storage.api.StoreStats;
 import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.raw.io.ReadAhead;
 import org.edgelab.storage.eviction.EvictionPolicies;
 import org.edgelab.storage.eviction.EvictionPolicy;
 import org.edgelab.storage.spi.FileSystemErrors;
@@ -78,6 +79,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private final long capacity;
     private final String policyName;
     private final SyncMode syncMode;
+    private final ReadAhead readAhead;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<CacheKey, IndexEntry> index = new HashMap<>();
     private final EvictionPolicy<CacheKey> policy;
@@ -102,8 +104,10 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private long pinnedBytes;
     private volatile boolean closed;
 
-    private RawFilesStore(FileLayout layout, long capacity, String policyName, SyncMode syncMode) throws IOException {
+    private RawFilesStore(FileLayout layout, long capacity, String policyName, SyncMode syncMode, ReadAhead readAhead)
+            throws IOException {
         this.layout = layout;
+        this.readAhead = readAhead;
         this.capacity = capacity;
         this.policyName = policyName;
         this.syncMode = syncMode;
@@ -237,10 +241,22 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
      */
     public static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels)
             throws IOException {
+        return open(dir, capacityBytes, policy, sync, levels, ReadAhead.parse("off"));
+    }
+
+    /**
+     * Opens (creating if needed) a store in {@code dir} whose readers' files get {@code readAhead}'s advice.
+     *
+     * @param levels   nginx-style directory levels, e.g. {@code 1:2}
+     * @param policy   the name of an eviction policy in {@link EvictionPolicies}
+     */
+    public static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels,
+                                     ReadAhead readAhead) throws IOException {
         if (capacityBytes <= 0) {
             throw new IllegalArgumentException("engine setting 'capacity' must be positive, got " + capacityBytes);
         }
-        return new RawFilesStore(new FileLayout(dir, FileLayout.parseLevels(levels)), capacityBytes, policy, sync);
+        return new RawFilesStore(new FileLayout(dir, FileLayout.parseLevels(levels)), capacityBytes, policy, sync,
+                readAhead);
     }
 
     private void checkMarker() throws IOException {
@@ -291,6 +307,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             }
             try {
                 channel = FileChannel.open(entry.path, StandardOpenOption.READ);
+                readAhead.apply(channel);
             } catch (NoSuchFileException e) {
                 policy.onRemove(key);
                 forget(entry);
@@ -514,6 +531,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
         extra.put("policy", policyName);
         extra.put("sync", syncMode.settingValue());
+        extra.put("readAhead", readAhead.status());
         extra.put("levels", layout.levelsSpec());
         extra.put("writesInProgress", writers.size());
         extra.put("bodyVerifications", verifications.sum());

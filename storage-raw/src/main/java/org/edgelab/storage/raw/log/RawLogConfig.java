@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
+import org.edgelab.storage.raw.io.ReadAhead;
 import org.edgelab.units.ByteSize;
 import org.edgelab.units.Durations;
 
@@ -19,9 +20,10 @@ import org.edgelab.units.Durations;
  * @param sync                     when written bytes are forced to the device
  * @param checkpointIntervalMillis how often the index is checkpointed; 0 only at close
  * @param directIo                 whether body extents are written with O_DIRECT (where supported)
+ * @param readAhead                whether the kernel reads ahead in segment files once the store is open
  */
 record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Policy policy, SyncMode sync,
-                    long checkpointIntervalMillis, boolean directIo) {
+                    long checkpointIntervalMillis, boolean directIo, ReadAhead readAhead) {
 
     /** Eviction of a reclaimed segment. */
     enum Policy {
@@ -70,10 +72,12 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
                     "how often the index is checkpointed (e.g. 500ms, 30s, 5m); 0 = only at close"),
             new Setting("direct-io", "false",
                     "true: write bodies with O_DIRECT from aligned buffers, bypassing the page cache (falls back to"
-                            + " buffered writes, with a warning, where the file system refuses O_DIRECT)"));
+                            + " buffered writes, with a warning, where the file system refuses O_DIRECT)"),
+            ReadAhead.SETTING);
 
     RawLogConfig {
         disks = List.copyOf(disks);
+        java.util.Objects.requireNonNull(readAhead, "readAhead");
         if (disks.isEmpty()) {
             throw new IllegalArgumentException("raw-log needs at least one disk directory");
         }
@@ -94,6 +98,12 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         if (checkpointIntervalMillis < 0) {
             throw new IllegalArgumentException("checkpoint-interval cannot be negative");
         }
+    }
+
+    /** Settings with the default {@code read-ahead=off}. */
+    RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Policy policy, SyncMode sync,
+                 long checkpointIntervalMillis, boolean directIo) {
+        this(disks, capacityBytes, segmentSize, policy, sync, checkpointIntervalMillis, directIo, ReadAhead.parse("off"));
     }
 
     /** Returns the number of segment slots. */
@@ -121,7 +131,8 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         SyncMode sync = choice("sync", settings.string("sync", "none"), SyncMode.class);
         long interval = millis("checkpoint-interval", settings.string("checkpoint-interval", "30s"));
         boolean directIo = settings.bool("direct-io", false);
-        return new RawLogConfig(disks, capacity, segment, policy, sync, interval, directIo);
+        ReadAhead readAhead = ReadAhead.parse(settings.string("read-ahead", "off"));
+        return new RawLogConfig(disks, capacity, segment, policy, sync, interval, directIo, readAhead);
     }
 
     private static <E extends Enum<E>> E choice(String name, String value, Class<E> type) {

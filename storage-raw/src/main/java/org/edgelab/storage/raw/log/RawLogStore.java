@@ -117,6 +117,12 @@ final class RawLogStore implements ObjectStore {
             store.direct = DirectIo.open(config, store.slots, store.disks);
             store.slots.direct(store.direct);
             store.recovery = recovery.recover();
+            // Recovery scans the log in order with the kernel's read-ahead; serving reads at random without it.
+            for (Segment s : store.slots.all()) {
+                if (s.isOpen()) {
+                    config.readAhead().apply(s.channel());
+                }
+            }
         } catch (IOException | RuntimeException e) {
             store.slots.closeAll();
             store.checkpointer.abandon();
@@ -271,6 +277,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("policy", config.policy().name().toLowerCase(Locale.ROOT));
             extra.put("sync", config.sync().name().toLowerCase(Locale.ROOT));
             extra.put("directIo", direct.status());
+            extra.put("readAhead", config.readAhead().status());
             extra.put("indexBytes", index.allocatedBytes());
             extra.put("indexBytesPerObject", index.size() == 0 ? 0.0 : (double) index.allocatedBytes() / index.size());
             extra.put("reinsertedObjects", eviction.reinserted());

@@ -24,13 +24,14 @@ class RawLogEngineTest {
     void opensByNameWithOnlyDisksAndCapacity() throws Exception {
         assertThat(StorageEngines.names()).contains("raw-log");
         assertThat(StorageEngines.get("raw-log").settings()).extracting(Setting::name)
-                .containsExactly("disks", "capacity", "segment-size", "policy", "sync", "checkpoint-interval", "direct-io");
+                .containsExactly("disks", "capacity", "segment-size", "policy", "sync", "checkpoint-interval", "direct-io",
+                        "read-ahead");
         try (ObjectStore store = StorageEngines.open("raw-log",
                 PluginSettings.of("disks", dir.resolve("a").toString(), "capacity", "64m"))) {
             assertThat(store.engineName()).isEqualTo("raw-log");
             assertThat(store.usage().capacityBytes()).isEqualTo(64L << 20);
             assertThat(store.stats().extra()).containsEntry("segmentSize", 1L << 20).containsEntry("policy", "reinsert")
-                    .containsEntry("sync", "none");
+                    .containsEntry("sync", "none").containsEntry("readAhead", "off (POSIX_FADV_RANDOM)");
             CacheKey k = CacheKey.of("k");
             StoreFixtures.put(store, k, TestContent.seed("k"), 1000, 1000);
         }

@@ -1,0 +1,68 @@
+package org.edgelab.experiments.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.ResultRow;
+import org.edgelab.experiments.runner.ResultsCsv;
+import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.runner.SeriesCsv;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChurnExperimentTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSmallStoreChurnedThreeTimesOverIsMeasuredFreshAndChurned() throws Exception {
+        Path file = dir.resolve("churn.yaml");
+        Files.writeString(file, """
+                name: churn-test
+                kind: churn
+                repetitions: 1
+                settings: {churn_factor: 3}
+                servers:
+                  - name: raw-log
+                    engine: raw-log
+                    settings: {disks: "${store}", capacity: 8MB, segment-size: 1MiB}
+                load:
+                  connections: 4
+                  threads: 1
+                  duration: 1s
+                  timeout: 5s
+                  workload: {object_sizes: [32KB], working_set: 1MB, popularity: uniform, target_hit_ratio: 0.9}
+                """);
+        RunResult result = ExperimentKinds.get("churn").run(DescriptorLoader.load(file.toString(), false),
+                RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+
+        assertThat(result.complete()).isTrue();
+        List<ResultRow> rows = result.rows();
+        assertThat(rows.stream().map(r -> r.get("phase"))).containsExactly("fresh", "churn", "churned");
+        ResultRow fresh = rows.get(0);
+        ResultRow churn = rows.get(1);
+        ResultRow churned = rows.get(2);
+        // 3 x 8 MB of never-seen 32 KB objects, every one a miss the store had to take, evicting what it held
+        assertThat(churn.number("requests")).isEqualTo(Math.ceil(3 * 8_000_000 / 32_000.0));
+        assertThat(churn.number("hit_ratio_requests")).isZero();
+        assertThat(churn.number("churned_bytes")).isGreaterThanOrEqualTo(3 * 8_000_000);
+        assertThat(churn.number("store_capacity_bytes")).isEqualTo(8_000_000);
+        // the set was warmed again after the churn: the churned store serves it as the fresh one did
+        for (ResultRow r : List.of(fresh, churned)) {
+            assertThat(r.number("hit_ratio_requests")).isBetween(0.8, 0.97);
+            assertThat(r.number("errors_integrity") + r.number("errors_truncated") + r.number("errors_status_5xx")).isZero();
+        }
+        assertThat(churned.number("req_per_s_vs_fresh")).isEqualTo(
+                Double.parseDouble(org.edgelab.experiments.runner.ExperimentRunner.num(churned.number("req_per_s") / fresh.number("req_per_s"))));
+        assertThat(churned.number("ttfb_p99_vs_fresh")).isPositive();
+        List<ResultRow> series = ResultsCsv.read(result.directory().resolve(SeriesCsv.FILE));
+        assertThat(series.stream().map(r -> r.get("phase")).distinct()).containsExactly("fresh", "churn", "churned");
+        assertThat(result.directory().resolve("stores")).doesNotExist();
+    }
+}

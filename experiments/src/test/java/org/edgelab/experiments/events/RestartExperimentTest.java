@@ -1,0 +1,112 @@
+package org.edgelab.experiments.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.edgelab.experiments.descriptor.yaml.DescriptorException;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.ResultRow;
+import org.edgelab.experiments.runner.ResultsCsv;
+import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.runner.SeriesCsv;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RestartExperimentTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRawLogServerSigkilledMidLoadComesBackOnItsStoreAndServesHits() throws Exception {
+        Path file = dir.resolve("restart.yaml");
+        Files.writeString(file, """
+                name: restart-test
+                kind: restart
+                target: process
+                repetitions: 1
+                settings: {kill_at: 3s, before_window: 2s}
+                servers:
+                  - name: raw-log
+                    engine: raw-log
+                    settings: {disks: "${store}", capacity: 32MB}
+                    target_settings: {heap: 256m, io_threads: 1}
+                load:
+                  connections: 8
+                  threads: 1
+                  duration: 12s
+                  timeout: 5s
+                  workload: {object_sizes: [32KB], working_set: 2MB, popularity: uniform, target_hit_ratio: 0.9}
+                """);
+        RunResult result = ExperimentKinds.get("restart").run(DescriptorLoader.load(file.toString(), false),
+                RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+
+        assertThat(result.complete()).isTrue();
+        ResultRow row = result.rows().get(0);
+        assertThat(row.number("hit_ratio_before")).isBetween(0.8, 0.97);
+        // the load kept running through the gap: connections refused while nothing listened are counted, not fatal
+        assertThat(row.number("gap_errors_connect")).isPositive();
+        assertThat(row.number("outage_s")).isPositive();
+        // the new process found the objects the killed one had stored: hits came back without refetching the set
+        assertThat(row.number("server_hits_after_restart")).isPositive();
+        assertThat(row.number("time_to_first_hit_s")).isPositive();
+        assertThat(row.get("recovered")).isEqualTo("true");
+        assertThat(row.number("hit_ratio_after")).isGreaterThan(0.6);
+        assertThat(row.number("refetched_share")).isLessThan(0.5);
+        // what was in flight at the kill was cut off; no byte served was wrong, before or after
+        assertThat(row.number("errors_integrity")).isZero();
+        assertThat(row.number("errors_truncated")).isLessThanOrEqualTo(8);
+
+        List<ResultRow> series = ResultsCsv.read(result.directory().resolve(SeriesCsv.FILE));
+        assertThat(series.stream().map(r -> r.get("event")).filter(e -> !e.isEmpty())).containsExactly("kill", "listening", "first-hit");
+        double kill = series.stream().filter(r -> r.get("event").equals("kill")).findFirst().orElseThrow().number("second");
+        assertThat(kill).isBetween(2.9, 4.5);
+        // every response of the row is in the series, the part-second after the last report included
+        assertThat(series.stream().mapToDouble(r -> r.get("event").isEmpty() ? r.number("requests") : 0).sum())
+                .isEqualTo(row.number("requests"));
+        // the killed JVM, the restarted one and the origin are gone, and so is the store
+        try (var logs = Files.list(result.directory().resolve("targets").resolve("server-raw-log-r1"))) {
+            assertThat(logs.map(p -> p.getFileName().toString())).contains("cache.log", "cache-restart-1.log", "origin.log");
+        }
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().commandLine().orElse("").contains(dir.toString()))).isEmpty();
+        assertThat(result.directory().resolve("stores")).doesNotExist();
+    }
+
+    @Test
+    void aBuildOnTheEmbeddedTargetIsRefusedAsItLoads() throws Exception {
+        Path file = dir.resolve("embedded.yaml");
+        Files.writeString(file, """
+                name: restart-embedded
+                kind: restart
+                servers:
+                  - {name: memory, engine: memory}
+                load:
+                  duration: 10s
+                """);
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).isInstanceOf(DescriptorException.class)
+                .hasMessageContaining("target: process");
+    }
+
+    @Test
+    void aKillAfterTheLoadsEndIsRefusedAsItLoads() throws Exception {
+        Path file = dir.resolve("late.yaml");
+        Files.writeString(file, """
+                name: restart-late
+                kind: restart
+                target: process
+                settings: {kill_at: 30s}
+                servers:
+                  - {name: memory, engine: memory}
+                load:
+                  duration: 10s
+                """);
+        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).isInstanceOf(DescriptorException.class)
+                .hasMessageContaining("kill_at").hasMessageContaining("before the end of the measured load");
+    }
+}
