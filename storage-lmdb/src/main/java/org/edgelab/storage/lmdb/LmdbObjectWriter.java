@@ -3,6 +3,8 @@ package org.edgelab.storage.lmdb;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -33,6 +35,12 @@ final class LmdbObjectWriter implements ObjectWriter {
     private long charged;
     private volatile State state = State.OPEN;
     private volatile StorageException asyncFailure;
+    /**
+     * Chunks whose batch failed while the write was still open: their bytes are published, and a
+     * follower may still come until the writer learns of the failure and aborts, so they stay
+     * readable until then. Guarded by this.
+     */
+    private final List<PutChunk> failedWhileOpen = new ArrayList<>();
 
     LmdbObjectWriter(LmdbStore store, StoredEntry entry, ObjectMetadata initialMetadata) {
         this.store = store;
@@ -188,10 +196,15 @@ final class LmdbObjectWriter implements ObjectWriter {
 
     @Override
     public void abort() {
-        if (state != State.OPEN) {
-            return;
+        List<PutChunk> failed;
+        synchronized (this) {
+            if (state != State.OPEN) {
+                return;
+            }
+            state = State.ABORTED;
+            failed = List.copyOf(failedWhileOpen);
+            failedWhileOpen.clear();
         }
-        state = State.ABORTED;
         if (current != null) {
             recycleUnstored(entry.chunkCount(), current);
             current = null;
@@ -199,6 +212,18 @@ final class LmdbObjectWriter implements ObjectWriter {
         store.writeAborted(entry, reserved, charged);
         reserved = 0;
         charged = 0;
+        for (PutChunk c : failed) {
+            recycleUnstored(c.index, c.data); // kept if a follower came meanwhile
+        }
+    }
+
+    /** Keeps a chunk whose batch failed readable until the abort, if the write is still open; false otherwise. */
+    private synchronized boolean keepUntilAbort(PutChunk c) {
+        if (state != State.OPEN) {
+            return false;
+        }
+        failedWhileOpen.add(c);
+        return true;
     }
 
     @Override
@@ -276,9 +301,11 @@ final class LmdbObjectWriter implements ObjectWriter {
 
         @Override
         public void failed(StorageException e) {
-            recycleUnstored(index, data);
             if (asyncFailure == null) {
                 asyncFailure = e;
+            }
+            if (!keepUntilAbort(this)) {
+                recycleUnstored(index, data);
             }
         }
     }

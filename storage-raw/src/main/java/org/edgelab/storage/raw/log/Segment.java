@@ -28,6 +28,11 @@ final class Segment {
     private volatile boolean dirty;
     private SlotState state = SlotState.FREE;
     private long generation;
+    /**
+     * Set when the slot is reclaimed: the bytes of its generation are given up (the next activation
+     * overwrites them), so it no longer holds that generation although the number stays until then.
+     */
+    private boolean vacated;
     private int pins;
 
     Segment(int slot, int disk, long size, DiskHealth disks) {
@@ -52,9 +57,12 @@ final class Segment {
         return generation;
     }
 
-    /** Returns whether this slot still holds what was written into it with {@code g}. */
+    /**
+     * Returns whether this slot still holds what was written into it with {@code g}: not once it
+     * was reclaimed (a pin does not keep a free slot from being activated and overwritten).
+     */
     boolean holds(long g) {
-        return state != SlotState.DEAD && generation == g;
+        return state != SlotState.DEAD && !vacated && generation == g;
     }
 
     void recovered(long g) {
@@ -63,6 +71,7 @@ final class Segment {
 
     void activate(long g) {
         generation = g;
+        vacated = false;
         state = SlotState.ACTIVE;
     }
 
@@ -70,8 +79,10 @@ final class Segment {
         state = SlotState.SEALED;
     }
 
+    /** The slot was reclaimed: what it held is given up. */
     void free() {
         state = SlotState.FREE;
+        vacated = true;
     }
 
     void kill() {
