@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.StorageException;
+import org.edgelab.storage.raw.io.FileSpace;
 
 /**
  * One segment slot: its file on one disk, its {@link SlotState}, the generation it was last
@@ -187,6 +188,20 @@ final class Segment {
         return all.flip();
     }
 
+    /**
+     * Gives the slot fresh pages before it is written again: punches its whole file out
+     * ({@link FileSpace#punchHole}), as a socket may still hold the old pages of bytes sent from it
+     * with {@code sendfile}, which an overwrite in place would change under the client.
+     */
+    void discardPages() throws StorageException {
+        FileChannel ch = channel();
+        try {
+            FileSpace.punchHole(ch, 0, size);
+        } catch (IOException e) {
+            throw disks.failure(disk, e);
+        }
+    }
+
     /** Forces what was written to the device. */
     void force() throws StorageException {
         try {
@@ -211,6 +226,11 @@ final class Segment {
             }
         }
         return true;
+    }
+
+    /** The open channel, or null once the disk is out. */
+    FileChannel channelOrNull() {
+        return channel;
     }
 
     boolean isOpen() {

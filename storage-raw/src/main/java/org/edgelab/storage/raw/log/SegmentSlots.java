@@ -60,6 +60,7 @@ final class SegmentSlots {
     private final ArrayDeque<Segment> free = new ArrayDeque<>();
     private final ArrayDeque<Segment> sealed = new ArrayDeque<>();
     private DirectIo direct = DirectIo.off();
+    private boolean punchBeforeReuse;
     private Reclaimer reclaimer = (victim, copy) -> { };
     private Segment active;
     private long activePosition;
@@ -84,6 +85,11 @@ final class SegmentSlots {
 
     void direct(DirectIo d) {
         this.direct = d;
+    }
+
+    /** Whether a slot that held a generation gets fresh pages ({@link Segment#discardPages}) before its next one. */
+    void punchBeforeReuse(boolean on) {
+        this.punchBeforeReuse = on;
     }
 
     void reclaimer(Reclaimer r) {
@@ -320,6 +326,9 @@ final class SegmentSlots {
             }
             long generation = nextGeneration++;
             try {
+                if (punchBeforeReuse && s.generation() > 0) {
+                    s.discardPages();
+                }
                 s.write(RecordFormat.segmentHeader(s.slot, generation, segmentSize), 0);
             } catch (StorageFullException e) {
                 free.addFirst(s);
