@@ -35,6 +35,10 @@ final class Segment {
      */
     private boolean vacated;
     private int pins;
+    /** Whether the file may hold pages written since its last punch (or since it was created); store lock. */
+    private boolean usedPages;
+    /** The background punch of this free slot under way, or null; store lock. */
+    private java.util.concurrent.CompletableFuture<Void> punching;
 
     Segment(int slot, int disk, long size, DiskHealth disks) {
         this.slot = slot;
@@ -68,12 +72,31 @@ final class Segment {
 
     void recovered(long g) {
         generation = g;
+        usedPages = g > 0;
     }
 
     void activate(long g) {
         generation = g;
         vacated = false;
+        usedPages = true;
         state = SlotState.ACTIVE;
+    }
+
+    boolean usedPages() {
+        return usedPages;
+    }
+
+    /** The slot's pages were punched out: nothing written before can change under a socket that holds them. */
+    void pagesFresh() {
+        usedPages = false;
+    }
+
+    java.util.concurrent.CompletableFuture<Void> punching() {
+        return punching;
+    }
+
+    void punching(java.util.concurrent.CompletableFuture<Void> f) {
+        punching = f;
     }
 
     void seal() {
@@ -191,15 +214,22 @@ final class Segment {
     /**
      * Gives the slot fresh pages before it is written again: punches its whole file out
      * ({@link FileSpace#punchHole}), as a socket may still hold the old pages of bytes sent from it
-     * with {@code sendfile}, which an overwrite in place would change under the client.
+     * with {@code sendfile}, which an overwrite in place would change under the client. An I/O error
+     * is judged by {@link DiskHealth} (takes the store's lock).
      */
     void discardPages() throws StorageException {
-        FileChannel ch = channel();
         try {
-            FileSpace.punchHole(ch, 0, size);
+            discardPagesUnjudged();
+        } catch (StorageException e) {
+            throw e;
         } catch (IOException e) {
             throw disks.failure(disk, e);
         }
+    }
+
+    /** {@link #discardPages} for a background thread: takes no lock, and leaves judging an error to the caller. */
+    void discardPagesUnjudged() throws IOException {
+        FileSpace.punchHole(channel(), 0, size);
     }
 
     /** Forces what was written to the device. */
