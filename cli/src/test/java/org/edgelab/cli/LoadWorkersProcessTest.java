@@ -30,8 +30,9 @@ class LoadWorkersProcessTest {
     @Test
     void threeWorkerProcessesStartTogetherAndMerge(@TempDir Path dir) throws Exception {
         try (OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).ioThreads(1).build())) {
-            // JVMs start in a second or two here; the barrier leaves them ample time to connect and wait
-            long startAt = System.currentTimeMillis() + 8000;
+            // JVMs start in a second or two on a quiet machine; three at once with the load average at 16 took over
+            // 8 s, and a worker that misses the barrier starts at once (its report says when), so the lead is long
+            long startAt = System.currentTimeMillis() + 15_000;
             List<Process> workers = new ArrayList<>();
             List<Path> outs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
