@@ -22,7 +22,7 @@ import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.process.disk.CellDisks;
-import org.edgelab.experiments.process.disk.FileSystemShutdown;
+import org.edgelab.storage.disk.FileSystemShutdown;
 import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
