@@ -45,6 +45,7 @@ import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.IntervalListener;
+import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
@@ -88,7 +89,8 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
     /** The columns of its results.csv. */
     public static final List<String> COLUMNS = List.of(
             "experiment", "cell", "repetition", "phase", "server", "engine", "target", "object_size_bytes", "connections",
-            "file_systems", "fault", "requests", "duration_s", "req_per_s", "hit_ratio_requests", "errors",
+            "file_systems", "fault", "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
+            "hit_ratio_requests", "hit_ratio_bytes", "hlog", "hlog_ttfb", "errors",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
             "errors_closed", "errors_integrity",
             "req_per_s_before", "hit_ratio_before", "hit_ratio_during", "hit_ratio_dip", "objects_before_failure",
@@ -494,7 +496,8 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             return new ResultRow(v);
         }
 
-        private Map<String, String> common(Cell cell, int rep, String phase, CellDisks disks, LoadResult r, Sampler s) {
+        private Map<String, String> common(Cell cell, int rep, String phase, CellDisks disks, LoadResult r, Sampler s)
+                throws IOException {
             Map<String, String> v = new LinkedHashMap<>();
             v.put("experiment", d.name());
             v.put("cell", cell.id());
@@ -509,7 +512,19 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             v.put("requests", String.valueOf(r.counters().completed()));
             v.put("duration_s", num(r.elapsedSeconds()));
             v.put("req_per_s", num(r.requestsPerSecond()));
+            v.put("bytes", String.valueOf(r.counters().bytesRead()));
+            v.put("throughput_bps", num(r.throughputBytesPerSecond() * 8));
+            v.put("goodput_bps", num(r.goodputBytesPerSecond() * 8));
             v.put("hit_ratio_requests", num(r.hitRatio()));
+            v.put("hit_ratio_bytes", num(r.byteHitRatio()));
+            // the load generator's columns and latency logs, as every request experiment writes them, so that
+            // ./edgelab report reads a disk-failure run like the others
+            Files.createDirectories(directory.resolve("hlog"));
+            String base = "hlog/" + cell.fileName() + "-r" + rep + "-" + phase;
+            r.writeHlog(directory.resolve(base + ".hlog"), LatencyLog.Kind.TTLB);
+            r.writeHlog(directory.resolve(base + ".ttfb.hlog"), LatencyLog.Kind.TTFB);
+            v.put("hlog", base + ".hlog");
+            v.put("hlog_ttfb", base + ".ttfb.hlog");
             v.put("errors", String.valueOf(r.counters().totalErrors()));
             for (ErrorClass c : ErrorClass.values()) {
                 String column = "errors_" + c.label();
