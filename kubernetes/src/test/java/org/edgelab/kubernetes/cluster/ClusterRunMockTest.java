@@ -27,6 +27,8 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import org.HdrHistogram.Histogram;
+import org.edgelab.experiments.target.CellLoad;
+import org.edgelab.experiments.workload.WorkloadRequest;
 import org.edgelab.kubernetes.manifest.ClusterPlan;
 import org.edgelab.kubernetes.manifest.Manifests;
 import org.edgelab.kubernetes.manifest.Tier;
@@ -38,6 +40,7 @@ import org.edgelab.loadgen.measure.Counters;
 import org.edgelab.loadgen.measure.LatencyLog.IntervalCount;
 import org.edgelab.loadgen.workers.MergedLoad;
 import org.edgelab.loadgen.workers.WorkerReport;
+import org.edgelab.plugin.PluginSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,8 +129,9 @@ class ClusterRunMockTest {
     }
 
     static ClusterPlan plan(int workers) {
-        WorkerSpec load = new WorkerSpec("http://r1-edge.edgelab-test.svc:8080", 6, 1, 2000, 2000, "100KB", 100, "uniform",
-                0.9, 7, workers);
+        CellLoad cell = new CellLoad(6, 1, Duration.ofSeconds(2), Duration.ofSeconds(2), null, "objects",
+                new WorkloadRequest(100_000, 0, 10_000_000, 100, "uniform", 0.9, PluginSettings.EMPTY, "c0-"), true, 7);
+        WorkerSpec load = WorkerSpec.of("http://r1-edge.edgelab-test.svc:8080", cell, workers);
         return new ClusterPlan(NS, "r1", "registry.example:5000/edgelab-server:abc", "/opt/edgelab/cp/a.jar",
                 List.of(), List.of(new Tier("edge", "memory", Map.of("capacity", "64MiB"), List.of(), 1, 512L << 20)), load);
     }
