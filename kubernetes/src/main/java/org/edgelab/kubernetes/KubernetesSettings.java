@@ -1,6 +1,5 @@
 package org.edgelab.kubernetes;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,19 +22,15 @@ import org.edgelab.plugin.SettingException;
  * @param namespace   the namespace every object goes to
  * @param workers     the load workers N (the Job's completions)
  * @param renderOnly  whether the cell's manifests are only written, for applying by hand
- * @param startLead   how far ahead of the unsuspend the start barrier is set (time for every worker pod to start)
- * @param timeout     how long to wait for the tiers to be ready and for the workers to finish
  * @param javaOptions JVM flags of the cache server
  */
 public record KubernetesSettings(String registry, boolean push, String namespace, int workers, boolean renderOnly,
-                                 Duration startLead, Duration timeout, List<String> javaOptions) {
+                                 List<String> javaOptions) {
     static final String REGISTRY = "registry";
     static final String PUSH = "push";
     static final String NAMESPACE = "namespace";
     static final String WORKERS = "workers";
     static final String RENDER_ONLY = "render_only";
-    static final String START_LEAD = "start_lead";
-    static final String TIMEOUT = "timeout";
 
     /** The settings the target takes. */
     public static final List<Setting> SETTINGS = List.of(
@@ -44,8 +39,6 @@ public record KubernetesSettings(String registry, boolean push, String namespace
             new Setting(NAMESPACE, "default", "the namespace every object goes to"),
             new Setting(WORKERS, "1", "load workers (pods of the Indexed Job), at most the load's connections"),
             new Setting(RENDER_ONLY, "false", "only write the manifests to the run folder, for kubectl apply by hand"),
-            new Setting(START_LEAD, "60s", "the start barrier's lead over the Job's unsuspend"),
-            new Setting(TIMEOUT, "10m", "how long to wait for the tiers to be ready and for the workers to finish"),
             new Setting(ContainerTarget.JAVA_OPTIONS, ContainerTarget.DEFAULT_JAVA_OPTIONS, "JVM flags of the cache server"));
 
     private static final String REGISTRY_PATTERN = "[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?(/[a-z0-9]+([._-][a-z0-9]+)*)*";
@@ -71,14 +64,9 @@ public record KubernetesSettings(String registry, boolean push, String namespace
             } catch (IllegalArgumentException e) {
                 throw new SettingException(NAMESPACE, e.getMessage());
             }
-            Duration lead = s.duration(START_LEAD, Duration.ofSeconds(60));
-            Duration timeout = s.duration(TIMEOUT, Duration.ofMinutes(10));
-            if (timeout.isZero() || timeout.isNegative()) {
-                throw new SettingException(TIMEOUT, "setting '" + TIMEOUT + "' must be more than 0");
-            }
             String javaOptions = s.string(ContainerTarget.JAVA_OPTIONS, ContainerTarget.DEFAULT_JAVA_OPTIONS).trim();
             return new KubernetesSettings(registry.get(), s.bool(PUSH, true), namespace, s.integer(WORKERS, 1, 1, 10_000),
-                    s.bool(RENDER_ONLY, false), lead, timeout, javaOptions.isEmpty() ? List.of() : List.of(javaOptions.split("\\s+")));
+                    s.bool(RENDER_ONLY, false), javaOptions.isEmpty() ? List.of() : List.of(javaOptions.split("\\s+")));
         } catch (SettingException e) {
             throw new BuildValidationException("target_settings/" + e.key(), e.getMessage());
         }

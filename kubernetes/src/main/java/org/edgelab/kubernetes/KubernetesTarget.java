@@ -52,8 +52,7 @@ public final class KubernetesTarget implements Target {
     @Override
     public String description() {
         return "origin and cache as StatefulSets, load workers as an Indexed Job on a cluster (fabric8); render_only: true"
-                + " writes the manifests (target_settings: registry, push, namespace, workers, render_only, start_lead, timeout,"
-                + " java_options)";
+                + " writes the manifests (target_settings: registry, push, namespace, workers, render_only, java_options)";
     }
 
     @Override
