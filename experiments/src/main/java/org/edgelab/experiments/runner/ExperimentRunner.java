@@ -30,6 +30,7 @@ import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.CellLoad;
+import org.edgelab.loadgen.workload.MeasuredOnly;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Targets;
@@ -41,11 +42,9 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.LatencyLog;
-import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.units.Durations;
@@ -453,33 +452,5 @@ public final class ExperimentRunner {
     /** {@code workload} without its own warm-up pass, for a kind that warms the cache itself, unmeasured. */
     public static Workload measuredOnly(Workload workload) {
         return new MeasuredOnly(workload);
-    }
-
-    /** The measured workload without its own warm-up pass (the runner warms the cache itself, unmeasured). */
-    private record MeasuredOnly(Workload workload) implements Workload {
-        @Override
-        public RequestGenerator newGenerator(long seed) {
-            return workload.newGenerator(seed);
-        }
-
-        @Override
-        public long size() {
-            return workload.size();
-        }
-
-        @Override
-        public Schedule schedule() {
-            return workload.schedule();
-        }
-
-        @Override
-        public Workload renewed() {
-            return new MeasuredOnly(workload.renewed());
-        }
-
-        @Override
-        public String describe() {
-            return workload.describe();
-        }
     }
 }

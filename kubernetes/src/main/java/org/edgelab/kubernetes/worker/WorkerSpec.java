@@ -15,8 +15,7 @@ import org.edgelab.experiments.workload.WorkloadRequest;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.Segment;
-import org.edgelab.loadgen.workload.RequestGenerator;
-import org.edgelab.loadgen.Schedule;
+import org.edgelab.loadgen.workload.MeasuredOnly;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 
@@ -92,38 +91,10 @@ public record WorkerSpec(String url, int connections, int threads, long duration
         Duration duration = Duration.ofMillis(durationMillis);
         LoadConfig.Builder config = LoadConfig.builder().url(URI.create(url)).connections(connections).threads(threads)
                 .duration(duration).timeout(Duration.ofMillis(timeoutMillis)).seed(seed)
-                .workload(warmUp ? workload : new WithoutWarmUp(workload)).segment(new Segment(index, workers)).startAt(startAt);
+                .workload(warmUp ? workload : new MeasuredOnly(workload)).segment(new Segment(index, workers)).startAt(startAt);
         if (rate != null) {
             config.rate(RateSchedule.parse(rate, duration));
         }
         return config.build();
-    }
-
-    /** A workload whose warm-up pass is left out ({@code load.warm_up: false}). */
-    private record WithoutWarmUp(Workload workload) implements Workload {
-        @Override
-        public RequestGenerator newGenerator(long seed) {
-            return workload.newGenerator(seed);
-        }
-
-        @Override
-        public long size() {
-            return workload.size();
-        }
-
-        @Override
-        public Schedule schedule() {
-            return workload.schedule();
-        }
-
-        @Override
-        public Workload renewed() {
-            return new WithoutWarmUp(workload.renewed());
-        }
-
-        @Override
-        public String describe() {
-            return workload.describe();
-        }
     }
 }
