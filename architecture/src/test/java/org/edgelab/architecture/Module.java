@@ -23,6 +23,7 @@ enum Module {
     ANALYSIS("analysis", List.of("org.edgelab.analysis.."), COMMON),
     EXPERIMENTS("experiments", List.of("org.edgelab.experiments.."), COMMON, STORAGE_API, ORIGIN, CACHE_SERVER, LOADGEN, LINKS),
     CONTAINER("container", List.of("org.edgelab.container.."), COMMON, EXPERIMENTS),
+    KUBERNETES("kubernetes", List.of("org.edgelab.kubernetes.."), COMMON, LOADGEN, EXPERIMENTS, CONTAINER),
     PEERS("peers", List.of("org.edgelab.peers.."), COMMON, STORAGE_API, ORIGIN, EXPERIMENTS),
     BENCHMARKS("benchmarks", List.of("org.edgelab.bench.."), COMMON, STORAGE_API, STORAGE_MEMORY, STORAGE_RAW, STORAGE_LMDB),
     CLI("cli", List.of("org.edgelab.cli.."), COMMON, STORAGE_API, STORAGE_MEMORY, STORAGE_RAW, STORAGE_LMDB, ORIGIN,

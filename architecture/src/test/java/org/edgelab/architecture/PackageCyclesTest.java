@@ -55,6 +55,8 @@ class PackageCyclesTest {
     @ArchTest
     static final ArchRule containerHasNoPackageCycles = noCyclesIn(Module.CONTAINER);
     @ArchTest
+    static final ArchRule kubernetesHasNoPackageCycles = noCyclesIn(Module.KUBERNETES);
+    @ArchTest
     static final ArchRule peersHasNoPackageCycles = noCyclesIn(Module.PEERS);
     @ArchTest
     static final ArchRule benchmarksHasNoPackageCycles = noCyclesIn(Module.BENCHMARKS);

@@ -29,6 +29,8 @@ import org.edgelab.experiments.target.EmbeddedTarget;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
+import org.edgelab.experiments.target.CellLoad;
+import org.edgelab.loadgen.workload.MeasuredOnly;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Targets;
@@ -40,11 +42,9 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.LatencyLog;
-import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.units.Durations;
@@ -169,6 +169,9 @@ public final class ExperimentRunner {
         Path workDir = directory.resolve("targets").resolve(cell.fileName());
         Files.createDirectories(workDir);
         Target target = Targets.get(cell.server().target());
+        if (target.rendersOnly(cell.server())) {
+            return renderCell(target, cell, storeDir, workDir);
+        }
         List<ResultRow> rows = new ArrayList<>();
         SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
         try (CellResources resources = CellResources.open(target, cell.server(), descriptor.hardware().memoryBytes(),
@@ -194,6 +197,18 @@ public final class ExperimentRunner {
             RunFolders.deleteIfEmpty(workDir);
         }
         return rows;
+    }
+
+    /** Writes a render-only cell's files (its target's, e.g. manifests) into its work folder; runs nothing, so no rows. */
+    private List<ResultRow> renderCell(Target target, Cell cell, Path storeDir, Path workDir) throws IOException {
+        Descriptor.LoadProfile load = descriptor.load();
+        CellLoad cellLoad = new CellLoad(cell.connections(), Math.min(load.threads(), cell.connections()), load.duration(),
+                load.timeout(), load.rate(), load.workloadKind(), workloadRequest(load, workloadSettings, cell), load.warmUp(),
+                descriptor.seed() * 1_000_003L + cell.index() * 1_009L + 1);
+        Path written = target.render(cell.server(), targetContext(descriptor, storeDir, workDir), cellLoad);
+        progress.note("cell " + cell.id() + " (target " + target.name() + ", render only): wrote " + written
+                + "; nothing ran, so the cell has no result rows");
+        return List.of();
     }
 
     private ResultRow runRepetition(Target kind, RunningTarget target, CellLink link, CellResources resources, Cell cell, int rep,
@@ -438,33 +453,5 @@ public final class ExperimentRunner {
     /** {@code workload} without its own warm-up pass, for a kind that warms the cache itself, unmeasured. */
     public static Workload measuredOnly(Workload workload) {
         return new MeasuredOnly(workload);
-    }
-
-    /** The measured workload without its own warm-up pass (the runner warms the cache itself, unmeasured). */
-    private record MeasuredOnly(Workload workload) implements Workload {
-        @Override
-        public RequestGenerator newGenerator(long seed) {
-            return workload.newGenerator(seed);
-        }
-
-        @Override
-        public long size() {
-            return workload.size();
-        }
-
-        @Override
-        public Schedule schedule() {
-            return workload.schedule();
-        }
-
-        @Override
-        public Workload renewed() {
-            return new MeasuredOnly(workload.renewed());
-        }
-
-        @Override
-        public String describe() {
-            return workload.describe();
-        }
     }
 }

@@ -30,6 +30,30 @@ public interface Target extends NamedPlugin {
     void validate(ServerBuild build);
 
     /**
+     * Checks, while the descriptor loads, that the build can send the descriptor's load: {@code connections} (each cell's
+     * count) and the workload plugin {@code workloadKind}; throws {@link BuildValidationException} naming the build's
+     * field at fault. Most targets take any load.
+     */
+    default void validateLoad(ServerBuild build, List<Integer> connections, String workloadKind) {
+    }
+
+    /**
+     * Whether the runner only writes this build's cells out ({@link #render}) rather than running them: for a target
+     * whose user applies what it writes by hand (the kubernetes target's {@code render_only}).
+     */
+    default boolean rendersOnly(ServerBuild build) {
+        return false;
+    }
+
+    /**
+     * Writes what would run {@code load} on this build into {@code context}'s work folder, starting nothing, and returns
+     * the main file written; only called when {@link #rendersOnly} is true. May block (to build an image).
+     */
+    default java.nio.file.Path render(ServerBuild build, TargetContext context, CellLoad load) throws IOException {
+        throw new UnsupportedOperationException("target " + name() + " does not render cells");
+    }
+
+    /**
      * Whether the build can run on this machine now: empty if so, otherwise a message that says what is
      * missing and how to get it (for a missing binary, the Debian package to install). Cheap.
      */

@@ -50,6 +50,15 @@ public record WorkerReport(Segment segment, Instant start, Instant realStart, In
 
     /** Writes this report as JSON to {@code file}, replacing it. */
     public void write(Path file) throws IOException {
+        MAPPER.writeValue(file.toFile(), tree());
+    }
+
+    /** This report as the JSON text {@link #write} writes (for a worker that hands it over another way, e.g. its log). */
+    public String toJson() throws IOException {
+        return MAPPER.writeValueAsString(tree());
+    }
+
+    private Map<String, Object> tree() {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("segment", segment.toString());
         root.put("start", start.toString());
@@ -59,17 +68,22 @@ public record WorkerReport(Segment segment, Instant start, Instant realStart, In
         root.put("ttfb", encode(ttfb));
         root.put("ttlb", encode(ttlb));
         root.put("intervals", intervals);
-        MAPPER.writeValue(file.toFile(), root);
+        return root;
     }
 
     /** Reads a report {@link #write} wrote; throws IOException naming the file when it is not one. */
     public static WorkerReport read(Path file) throws IOException {
+        return parse(Files.readString(file), file.toString());
+    }
+
+    /** Reads a report {@link #toJson} wrote; throws IOException naming {@code source} when it is not one. */
+    public static WorkerReport parse(String text, String source) throws IOException {
         try {
-            Json json = MAPPER.readValue(file.toFile(), Json.class);
+            Json json = MAPPER.readValue(text, Json.class);
             return new WorkerReport(Segment.parse(json.segment()), Instant.parse(json.start()), Instant.parse(json.real_start()),
                     Instant.parse(json.end()), json.counters(), decode(json.ttfb()), decode(json.ttlb()), json.intervals());
         } catch (IOException | RuntimeException | DataFormatException e) {
-            throw new IOException(file + " is not a load worker's report: " + e.getMessage(), e);
+            throw new IOException(source + " is not a load worker's report: " + e.getMessage(), e);
         }
     }
 

@@ -446,6 +446,7 @@ public final class DescriptorLoader {
                         + " in processes of their own (set target: " + Targets.DEFAULT + " in the descriptor, or --target, to change it)");
             }
             LoadProfile load = load(spec.load(), source, notes);
+            validateLoad(spec.servers(), servers, load);
             Hardware hardware = hardware(spec.hardware());
             List<String> matrix = matrix(spec.matrix(), servers, load);
             Descriptor descriptor = new Descriptor(name, experiment.name(), settings, spec.description() == null ? "" : spec.description(),
@@ -459,6 +460,34 @@ public final class DescriptorLoader {
                 throw located.line() > 0 ? located : at.error("/kind", located.field() + ": " + e.getMessage());
             }
             return descriptor;
+        }
+
+        /**
+         * The error of the build at {@code pointer}: at its field, or, for a target setting the build inherits from the
+         * descriptor's own {@code target_settings}, at that one.
+         */
+        private DescriptorException buildError(String pointer, BuildValidationException e) {
+            if (e.field().startsWith("target_settings") && !at.writes(pointer + "/" + e.field()) && at.writes("/" + e.field())) {
+                return at.error("/" + e.field(), e.getMessage());
+            }
+            return at.error(pointer + "/" + e.field(), e.getMessage());
+        }
+
+        /** Lets each build's target check it can send the load (e.g. the kubernetes target's workers against the connections). */
+        private void validateLoad(List<DescriptorSpec.Server> specs, List<ServerBuild> servers, LoadProfile load) {
+            for (int i = 0; i < specs.size(); i++) {
+                DescriptorSpec.Server s = specs.get(i);
+                String buildName = s.name() == null ? s.engine() : s.name();
+                for (ServerBuild build : servers) {
+                    if (build.name().equals(buildName)) {
+                        try {
+                            Targets.get(build.target()).validateLoad(build, load.connections(), load.workloadKind());
+                        } catch (BuildValidationException e) {
+                            throw buildError("/servers/" + i, e);
+                        }
+                    }
+                }
+            }
         }
 
         /** Whether builds on the default target run beside builds on another (a peer, a container, a process). */
@@ -516,7 +545,7 @@ public final class DescriptorLoader {
                 try {
                     target.validate(build);
                 } catch (BuildValidationException e) {
-                    throw at.error(pointer + "/" + e.field(), e.getMessage());
+                    throw buildError(pointer, e);
                 }
                 out.add(build);
             }
