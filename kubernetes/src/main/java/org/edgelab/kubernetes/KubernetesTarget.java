@@ -123,6 +123,13 @@ public final class KubernetesTarget implements Target {
                 "the kubernetes target renders cells (render_only); it does not start a server for the runner's own load"));
     }
 
+    /** The runner's --add-opens and logging flags, for every JVM of the cell. */
+    private static List<String> runnerJvmFlags() {
+        List<String> flags = new java.util.ArrayList<>(JvmCommand.inheritedModuleFlags());
+        flags.addAll(JvmCommand.inheritedLoggingFlags());
+        return flags;
+    }
+
     /** The plan of one cell: its objects are named after the cell's folder. */
     static ClusterPlan plan(ServerBuild build, TargetContext context, CellLoad load, String image, String classPath,
                             KubernetesSettings settings) {
@@ -131,9 +138,9 @@ public final class KubernetesTarget implements Target {
                 EdgeLabBuilds.storeSettings(build, Path.of(Manifests.STORE_PATH)), settings.javaOptions(), context.cores(),
                 context.memoryBytes()));
         // the workers' URL is the edge tier's: rendered from a plan without the load first, then with it
-        ClusterPlan named = new ClusterPlan(settings.namespace(), run, image, classPath, JvmCommand.inheritedModuleFlags(), tiers,
+        ClusterPlan named = new ClusterPlan(settings.namespace(), run, image, classPath, runnerJvmFlags(), tiers,
                 WorkerSpec.of("http://unused", load, settings.workers()));
-        return new ClusterPlan(named.namespace(), run, image, classPath, named.moduleFlags(), tiers,
+        return new ClusterPlan(named.namespace(), run, image, classPath, named.jvmFlags(), tiers,
                 WorkerSpec.of(Manifests.edgeUrl(named), load, settings.workers()));
     }
 

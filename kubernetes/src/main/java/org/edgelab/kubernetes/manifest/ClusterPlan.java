@@ -14,11 +14,12 @@ import org.edgelab.kubernetes.worker.WorkerSpec;
  * @param run         the run's name: a DNS label of at most {@value #MAX_RUN} characters
  * @param image       the server image as the cluster pulls it ({@code registry/edgelab-server:tag})
  * @param classPath   the class path inside the image
- * @param moduleFlags the JVM's {@code --add-opens} flags every EdgeLab JVM runs with
+ * @param jvmFlags    the runner's JVM flags every EdgeLab JVM in the cluster runs with: its {@code --add-opens}
+ *                    and its logging settings (so {@code --log-level} reaches the pods)
  * @param tiers       the cache tiers from the edge to the last parent; empty for the no-cache baseline
  * @param load        the load the Job's workers divide (its URL is the edge tier's, or the origin's)
  */
-public record ClusterPlan(String namespace, String run, String image, String classPath, List<String> moduleFlags,
+public record ClusterPlan(String namespace, String run, String image, String classPath, List<String> jvmFlags,
                           List<Tier> tiers, WorkerSpec load) {
     /** The longest run name: object names add at most 22 characters and pod names stay within 63. */
     public static final int MAX_RUN = 40;
@@ -26,7 +27,7 @@ public record ClusterPlan(String namespace, String run, String image, String cla
     /** Copies the lists; checks the names. */
     public ClusterPlan {
         tiers = List.copyOf(tiers);
-        moduleFlags = List.copyOf(moduleFlags);
+        jvmFlags = List.copyOf(jvmFlags);
         requireDnsLabel("namespace", namespace);
         requireDnsLabel("run name", run);
         if (run.length() > MAX_RUN) {

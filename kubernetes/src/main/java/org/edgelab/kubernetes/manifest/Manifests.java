@@ -206,7 +206,7 @@ public final class Manifests {
 
     private static List<String> javaArguments(ClusterPlan plan, List<String> jvmFlags, String mainClass, List<String> arguments) {
         // the image's entry point is java: its arguments are JVM flags, class path, main class and the program's
-        List<String> args = new ArrayList<>(plan.moduleFlags());
+        List<String> args = new ArrayList<>(plan.jvmFlags());
         args.addAll(jvmFlags);
         args.addAll(List.of("-cp", plan.classPath(), mainClass));
         args.addAll(arguments);

@@ -93,7 +93,7 @@ class ManifestsReadBackTest {
     @Test
     void theNoCacheBaselineSendsTheWorkersToTheOrigin() {
         ClusterPlan full = plan(2);
-        ClusterPlan none = new ClusterPlan(full.namespace(), full.run(), full.image(), full.classPath(), full.moduleFlags(), List.of(),
+        ClusterPlan none = new ClusterPlan(full.namespace(), full.run(), full.image(), full.classPath(), full.jvmFlags(), List.of(),
                 full.load());
         assertThat(StrictModel.read(Manifests.yaml(Manifests.render(none)))).extracting(HasMetadata::getKind)
                 .containsExactly("Service", "StatefulSet", "Job");
