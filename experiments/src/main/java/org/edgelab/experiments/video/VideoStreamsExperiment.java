@@ -193,10 +193,7 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
         out.println("streams: highest healthy count below the lowest unhealthy one (limit at); \"max N reached\" = still"
                 + " healthy at the search's maximum, no limit measured; dev MB/s and dev rd/B (device bytes read per byte"
                 + " served): the server's device reads in the window of the sustained step; mem hits: the tiered memory"
-                + " tier's share of its hits there");
-        for (String line : verdict(rows)) {
-            out.println(line);
-        }
+                + " tier's share of its hits there; the run's notes end with a verdict per build against the first");
         out.flush();
     }
 
