@@ -143,6 +143,7 @@ public final class ContainerTarget implements Target {
     static List<String> command(ServerImages.ServerImage image, List<String> jvmFlags, String mainClass, List<String> arguments) {
         // the runner's own --add-opens (lmdbjava's access to NIO internals), defined once in the root pom
         List<String> command = new ArrayList<>(JvmCommand.inheritedModuleFlags());
+        command.addAll(JvmCommand.inheritedLoggingFlags()); // the runner's --log-level reaches the servers in containers too
         command.addAll(jvmFlags);
         command.addAll(List.of("-cp", image.classPath(), mainClass));
         command.addAll(arguments);

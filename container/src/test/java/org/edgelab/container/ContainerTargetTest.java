@@ -45,6 +45,25 @@ class ContainerTargetTest {
     Path dir;
 
     @Test
+    void theRunnersLoggingSettingsReachTheServersInTheirContainers() {
+        String name = "org.slf4j.simpleLogger.defaultLogLevel";
+        String before = System.getProperty(name);
+        System.setProperty(name, "debug"); // what the runner's --log-level debug sets
+        try {
+            List<String> command = ContainerTarget.command(new ServerImages.ServerImage("edgelab-server:test", "/app/lib/*"),
+                    List.of("-Xmx64m"), ContainerTarget.CACHE_MAIN, List.of("--port", "8080"));
+            assertThat(command).contains("-D" + name + "=debug");
+            assertThat(command.indexOf("-D" + name + "=debug")).isLessThan(command.indexOf(ContainerTarget.CACHE_MAIN));
+        } finally {
+            if (before == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, before);
+            }
+        }
+    }
+
+    @Test
     void quickExperimentRunsEndToEndInContainers() throws IOException {
         DockerRequirement.assumeDocker();
         // the same file scripts/ci-docker.sh runs with ./edgelab run ... --quick

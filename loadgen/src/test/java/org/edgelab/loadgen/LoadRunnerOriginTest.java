@@ -86,6 +86,41 @@ class LoadRunnerOriginTest {
         assertThat(completed).isLessThanOrEqualTo(r.counters().completed()).isGreaterThan(r.counters().completed() / 2);
     }
 
+    /**
+     * A report still being made when the run ends (its listener slow, or the machine busy) is told before the run
+     * returns, never after: a caller that adds the part-second after the last report from the totals would
+     * otherwise count that interval twice (RestartExperimentTest saw a series 1,815 requests above its total).
+     */
+    @Test
+    void noIntervalIsToldAfterTheRunReturns() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean returned = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger late = new java.util.concurrent.atomic.AtomicInteger();
+        List<org.edgelab.loadgen.measure.IntervalSnapshot> snapshots = new java.util.concurrent.CopyOnWriteArrayList<>();
+        long runEnds = System.nanoTime() + Duration.ofMillis(1000).toNanos();
+        LoadResult r = LoadRunner.run(config("/objects/10KB/late-report").duration(Duration.ofMillis(1000))
+                .reportInterval(Duration.ofMillis(100))
+                .onInterval(org.edgelab.loadgen.measure.IntervalListener.ofSnapshots(s -> {
+                    if (snapshots.isEmpty()) {
+                        // the first report is slow, and deaf to interrupts (as a listener writing a file is): it is
+                        // still being told well after the run's deadline
+                        long until = runEnds + Duration.ofMillis(1500).toNanos();
+                        while (System.nanoTime() < until) {
+                            Thread.onSpinWait();
+                        }
+                    }
+                    if (returned.get()) {
+                        late.incrementAndGet();
+                    }
+                    snapshots.add(s);
+                })).build());
+        returned.set(true);
+        Thread.sleep(300);
+
+        assertThat(late.get()).as("intervals told after the run returned").isZero();
+        assertThat(snapshots).isNotEmpty();
+        assertThat(snapshots.stream().mapToLong(s -> s.counters().completed()).sum()).isLessThanOrEqualTo(r.counters().completed());
+    }
+
     @Test
     void aStopSignalEndsTheMeasuredRunLongBeforeItsDuration() throws Exception {
         StopSignal stop = new StopSignal();

@@ -55,6 +55,8 @@ class CorruptionEndToEndTest {
         try (OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build())) {
             try (ServeProcess cache = ServeProcess.start(origin.baseUri(), engine, options, work, "fill")) {
                 try (RawHttp raw = new RawHttp(cache.port)) {
+                    // the first fills of a fresh server JVM, on a loaded machine, once took over the 10-s default
+                    raw.soTimeout(30_000);
                     for (int i = 0; i < OBJECTS; i++) {
                         assertThat(exact(raw, i, "fill damaged-" + i, cache)).startsWith("MISS");
                     }
@@ -71,6 +73,7 @@ class CorruptionEndToEndTest {
             long originBefore = origin.stats().requests();
             try (ServeProcess cache = ServeProcess.start(origin.baseUri(), engine, options, work, "after-damage");
                  RawHttp raw = new RawHttp(cache.port)) {
+                raw.soTimeout(30_000); // a fresh server JVM again
                 List<String> xcache = new ArrayList<>();
                 xcache.add(exact(raw, VICTIM, "first request for the damaged object (in " + damaged.getFileName() + ")",
                         cache));

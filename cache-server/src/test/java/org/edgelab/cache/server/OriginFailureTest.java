@@ -127,8 +127,10 @@ class OriginFailureTest {
         try (RawHttp raw = new RawHttp(f.cache.port(), 64 << 10)) {
             raw.send("GET " + path + " HTTP/1.1\r\nHost: t\r\n\r\n");
             // The client reads nothing: once the socket buffers are full the cache stops reading the origin.
+            // Until the count is stable for 250 ms, for up to 30 s: on a loaded machine the first bytes can take
+            // seconds (0 bytes after 10 s was seen once with the load average near 20).
             long readWhilePaused = 0;
-            for (int i = 0; i < 40; i++) {
+            for (int i = 0; i < 120; i++) {
                 Thread.sleep(250);
                 long now = f.cache.stats().snapshot(f.store).bytesFromOrigin() - readBefore;
                 if (now > 0 && now == readWhilePaused) {

@@ -98,6 +98,8 @@ public final class SeriesCsv {
             private Instant start;
             private Counters reported = Counters.ZERO;
             private double last;
+            private IntervalSnapshot lastReport;
+            private Row lastRow;
 
             private record Row(double second, Map<String, String> values) {
             }
@@ -115,13 +117,25 @@ public final class SeriesCsv {
             /**
              * Ends the phase once loadgen's run returned: sets its start ({@code phaseStart}, loadgen's) and adds the
              * part-second after loadgen's last report as a last row (the run's {@code total} counters less those of
-             * the reported intervals; a run shorter than one interval has only that row). Returns that interval, empty
-             * when the run ended at a report.
+             * the reported intervals; a run shorter than one interval has only that row). Returns that interval; empty
+             * when the run ended at a report, or when the last report came a moment after the run's end (then what
+             * completed after it is folded into its row).
              */
             public synchronized Optional<IntervalSnapshot> finish(Instant phaseStart, Counters total, double elapsedSeconds) {
                 this.start = phaseStart;
                 Counters rest = total.minus(reported);
-                if (elapsedSeconds <= last || (rest.completed() == 0 && rest.totalErrors() == 0 && rest.cacheResponses() == 0)) {
+                if (rest.completed() == 0 && rest.totalErrors() == 0 && rest.cacheResponses() == 0) {
+                    return Optional.empty();
+                }
+                if (elapsedSeconds <= last && lastReport != null) {
+                    // the last report came a moment after the run's end: what completed after it is folded into it
+                    IntervalSnapshot merged = new IntervalSnapshot(lastReport.secondsSinceStart(), lastReport.seconds(),
+                            lastReport.completed() + rest.completed(), lastReport.counters().plus(rest));
+                    reported = reported.plus(rest);
+                    lastReport = merged;
+                    Row row = new Row(merged.secondsSinceStart(), values(merged));
+                    rows.set(rows.indexOf(lastRow), row);
+                    lastRow = row;
                     return Optional.empty();
                 }
                 IntervalSnapshot tail = new IntervalSnapshot(elapsedSeconds, elapsedSeconds - last, rest.completed(), rest);
@@ -136,6 +150,12 @@ public final class SeriesCsv {
                 }
                 reported = reported.plus(s.counters());
                 last = Math.max(last, s.secondsSinceStart());
+                lastReport = s;
+                lastRow = new Row(s.secondsSinceStart(), values(s));
+                rows.add(lastRow);
+            }
+
+            private Map<String, String> values(IntervalSnapshot s) {
                 Map<String, String> v = base(s.secondsSinceStart());
                 v.put("interval_s", ExperimentRunner.num(s.seconds()));
                 v.put("requests", String.valueOf(s.counters().completed()));
@@ -144,7 +164,7 @@ public final class SeriesCsv {
                 v.put("errors", String.valueOf(s.errors()));
                 v.put("errors_connect", String.valueOf(s.counters().errors(ErrorClass.CONNECT)));
                 v.put("bytes", String.valueOf(s.bodyBytes()));
-                rows.add(new Row(s.secondsSinceStart(), v));
+                return v;
             }
 
             /** Marks {@code event} now. */

@@ -50,7 +50,7 @@ public final class JvmCommand {
             command.add("-Xmx" + Math.max(1, heapBytes >> 20) + "m");
         }
         command.addAll(inheritedModuleFlags());
-        command.addAll(loggingFlags(System.getProperties()));
+        command.addAll(inheritedLoggingFlags());
         command.add("-cp");
         command.add(absoluteClassPath(System.getProperty("java.class.path")));
         command.add(mainClass);
@@ -86,6 +86,11 @@ public final class JvmCommand {
             }
         }
         return flags;
+    }
+
+    /** This JVM's slf4j-simple settings as flags ({@link #loggingFlags}), for servers started in other JVMs or containers. */
+    public static List<String> inheritedLoggingFlags() {
+        return loggingFlags(System.getProperties());
     }
 
     /**

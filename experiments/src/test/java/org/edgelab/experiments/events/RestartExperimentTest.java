@@ -58,12 +58,10 @@ class RestartExperimentTest {
         assertThat(row.get("recovered")).isEqualTo("true");
         assertThat(row.number("hit_ratio_after")).isGreaterThan(0.6);
         assertThat(row.number("refetched_share")).isLessThan(0.5);
-        // what was in flight at the kill was cut off. KNOWN DEFECT, cause open (2026-12-01): one integrity error
-        // (a 200 whose bytes loadgen could not verify) in some runs around the kill and restart, as in the
-        // disk-failure kind's DiskFailureExperimentTest. One cause is fixed (loadgen connecting to itself while
-        // nothing listened: HttpConnectionTest); another remains, seen once in a CI run after that fix. The
-        // experiment reports errors_integrity; this test asserts it is measured, not 0, until the cause is fixed.
-        assertThat(row.get("errors_integrity")).as("integrity errors are counted").isNotEmpty();
+        // What was in flight at the kill was cut off, never wrong. Two causes of wrong bytes here are fixed: loadgen
+        // connecting to itself while nothing listened (HttpConnectionTest), and bytes sent with sendfile from a
+        // segment the refill reused before the client read them (RawLogSentBytesTest).
+        assertThat(row.number("errors_integrity")).as("every byte the clients read was right").isZero();
         assertThat(row.number("errors_truncated")).isLessThanOrEqualTo(8);
 
         List<ResultRow> series = ResultsCsv.read(result.directory().resolve(SeriesCsv.FILE));

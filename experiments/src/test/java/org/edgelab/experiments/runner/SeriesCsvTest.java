@@ -51,4 +51,19 @@ class SeriesCsvTest {
         assertThat(rows.get(1).get("event")).isEqualTo("kill");
         assertThat(rows.stream().mapToDouble(r -> r.get("event").isEmpty() ? r.number("requests") : 0).sum()).isEqualTo(250);
     }
+
+    @Test
+    void whatCompletedAfterALastReportMadeJustAfterTheRunsEndIsFoldedIntoIt() {
+        SeriesCsv.Recorder recorder = new SeriesCsv.Recorder("c");
+        SeriesCsv.Recorder.Phase phase = recorder.phase(1, "measured");
+        phase.listener().interval(new IntervalSnapshot(1.0, 1.0, 100, counters(100, 90)));
+        phase.listener().interval(new IntervalSnapshot(2.001, 1.001, 120, counters(120, 110)));
+        // the run's window ended at 2.0 s, a moment before that last report; 4 responses completed after it
+        assertThat(phase.finish(Instant.now(), counters(224, 203), 2.0)).isEmpty();
+
+        List<ResultRow> rows = recorder.rows();
+        assertThat(rows).extracting(r -> r.number("requests")).containsExactly(100.0, 124.0);
+        assertThat(rows.get(1).number("hits")).isEqualTo(113);
+        assertThat(rows.get(1).number("interval_s")).isEqualTo(1.001);
+    }
 }

@@ -191,6 +191,13 @@ public final class LoadEngine {
                 s.cancel(false);
             }
             flips.cancel(false);
+            // A report being made now is told before the run returns, never after it: a caller that adds the
+            // part-second after the last report from the totals would count it twice. Bounded, should a listener hang.
+            reporter.shutdown();
+            if (!reporter.awaitTermination(1, TimeUnit.MINUTES)) {
+                System.getLogger(LoadEngine.class.getName()).log(System.Logger.Level.WARNING,
+                        "an interval listener has not returned a minute after the run ended; the run returns without it");
+            }
             long firstSend = Long.MAX_VALUE;
             for (int i = 0; i < loops.size(); i++) {
                 LoopMetrics m = metrics.get(i);

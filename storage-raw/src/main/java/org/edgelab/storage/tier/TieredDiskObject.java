@@ -28,7 +28,7 @@ final class TieredDiskObject implements StoredObject {
     private long nextExpected = -1;
     private long contiguous;
     private boolean sequential;
-    private ReadAhead readAhead;
+    private ReadAheadWindow readAhead;
 
     TieredDiskObject(TieredStore tier, StoredObject disk, boolean promoteOnCloseUnlessSequential, long promotionVersion) {
         this.tier = tier;

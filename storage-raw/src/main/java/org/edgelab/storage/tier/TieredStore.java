@@ -370,8 +370,8 @@ public final class TieredStore implements ObjectStore {
         }
     }
 
-    ReadAhead newReadAhead(StoredObject source) {
-        return new ReadAhead(source, settings.readAheadBytes(), readAheadPool, tierCounters);
+    ReadAheadWindow newReadAhead(StoredObject source) {
+        return new ReadAheadWindow(source, settings.readAheadBytes(), readAheadPool, tierCounters);
     }
 
     /** Waits until no promotion is queued or running (tests and benchmarks use this to settle). */

@@ -2,6 +2,7 @@ package org.edgelab.storage.raw.log;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.edgelab.storage.api.StorageException;
 import org.edgelab.storage.spi.AbstractStoredObject;
 
 /**
@@ -29,7 +30,10 @@ final class FollowReader extends AbstractStoredObject {
             }
             int n = (int) Math.min(length - total, piece.length());
             ByteBuffer part = dst.slice(dst.position(), n);
-            piece.segment().read(part, piece.fileOffset());
+            if (!piece.segment().read(part, piece.fileOffset())) {
+                throw new StorageException("segment " + piece.segment().slot + " ends inside the bytes written of '"
+                        + writer.key() + "'");
+            }
             dst.position(dst.position() + n);
             total += n;
             pos += n;

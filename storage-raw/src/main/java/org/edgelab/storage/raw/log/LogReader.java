@@ -29,13 +29,18 @@ final class LogReader extends AbstractStoredObject {
     private final Consumer<String> dropCorrupt;
     private final long[] starts;
     private final boolean[] verified; // guarded by this
+    private final boolean zeroCopy;
 
     /**
      * A reader of {@code record}, whose extents lie in {@code segments} (pinned in {@code pins});
-     * {@code dropCorrupt} drops the object from the store, given why, when its bytes fail verification.
+     * {@code dropCorrupt} drops the object from the store, given why, when its bytes fail verification;
+     * {@code zeroCopy}: whether file slices may be offered (only where a reused segment gets fresh pages,
+     * see {@link Segment#discardPages}).
      */
-    LogReader(CommitRecord record, Segment[] segments, PinSet pins, StoreCounters counters, Consumer<String> dropCorrupt) {
+    LogReader(CommitRecord record, Segment[] segments, PinSet pins, StoreCounters counters, Consumer<String> dropCorrupt,
+              boolean zeroCopy) {
         super(WriteProgress.committed(record.key(), record.bodyLength()), record.metadata());
+        this.zeroCopy = zeroCopy;
         this.record = record;
         this.segments = segments;
         this.pins = pins;
@@ -75,6 +80,9 @@ final class LogReader extends AbstractStoredObject {
 
     @Override
     protected Optional<FileSlice> fileSliceAvailable(long position, long length) {
+        if (!zeroCopy) {
+            return Optional.empty(); // copied by read() instead
+        }
         int i = extentAt(position);
         try {
             verify(i);

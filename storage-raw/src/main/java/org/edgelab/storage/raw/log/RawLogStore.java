@@ -20,6 +20,7 @@ import org.edgelab.storage.api.StoreCounters;
 import org.edgelab.storage.api.StoreStats;
 import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.raw.io.FileSpace;
 import org.edgelab.units.ByteSize;
 
 /**
@@ -49,6 +50,12 @@ import org.edgelab.units.ByteSize;
  * segment to such copies, so what one segment holds always fits in the next), and the rest is
  * evicted: the warm set survives the log wrapping around. Policy {@code fifo} evicts the oldest
  * segment whole. One slot is kept free so re-appending always has room. Free space never fragments.
+ *
+ * <p><b>Reuse and zero-copy.</b> Hits are offered as file slices (sendfile). A socket keeps references to
+ * the pages it was given until the client reads them, so a slot is punched out (its pages dropped,
+ * {@link Segment#discardPages}) before it takes a new generation; overwritten in place, it would change
+ * bytes already sent (RawLogSentBytesTest). Where a disk's file system cannot punch holes, no slices
+ * are offered and hits are copied ({@code zeroCopy} in the stats says which).
  *
  * <p><b>Durability.</b> {@code commit()} returns once the commit record is written to the file
  * (in the page cache): the object survives a crash of the process. With {@code sync=commit} it
@@ -92,6 +99,8 @@ final class RawLogStore implements ObjectStore {
     private final LogWriter.Limits limits;
     private final LogWriter.Appender appender = new StoreAppender();
     private DirectIo direct = DirectIo.off();
+    /** Why hits are copied rather than sent with sendfile (a reused segment cannot get fresh pages); null when they are sent. */
+    private volatile String zeroCopy = "not open";
     private LogRecovery.Result recovery = new LogRecovery.Result("", 0);
     private volatile boolean closed;
 
@@ -114,6 +123,13 @@ final class RawLogStore implements ObjectStore {
         try {
             LogRecovery recovery = new LogRecovery(config, store.slots, store.disks, store.index);
             recovery.openDisks(opener);
+            store.zeroCopy = store.holesUnsupported();
+            store.slots.punchBeforeReuse(store.zeroCopy == null);
+            if (store.zeroCopy != null) {
+                LOG.log(System.Logger.Level.WARNING, "raw-log cannot give reused segments fresh pages (" + store.zeroCopy
+                        + "): hits are copied, not sent with sendfile, which would let a reused segment change bytes"
+                        + " a socket still holds");
+            }
             store.direct = DirectIo.open(config, store.slots, store.disks);
             store.slots.direct(store.direct);
             store.recovery = recovery.recover();
@@ -130,6 +146,27 @@ final class RawLogStore implements ObjectStore {
         }
         store.checkpointer.start();
         return store;
+    }
+
+    /** Why a hole cannot be punched in some online disk's segments (see {@link FileSpace}); null when it can in all. */
+    private String holesUnsupported() {
+        for (int d = 0; d < disks.count(); d++) {
+            if (disks.state(d) != DiskState.OFFLINE) {
+                Optional<String> why = FileSpace.unsupportedIn(disks.dir(d));
+                if (why.isPresent()) {
+                    return disks.dir(d) + ": " + why.get();
+                }
+            }
+        }
+        for (Segment s : slots.all()) {
+            if (s.isOpen()) {
+                Optional<String> why = FileSpace.unsupportedFor(s.channelOrNull());
+                if (why.isPresent()) {
+                    return why.get();
+                }
+            }
+        }
+        return null;
     }
 
     // ---------------------------------------------------------------- ObjectStore
@@ -159,7 +196,7 @@ final class RawLogStore implements ObjectStore {
         }
         Opened o = opened.get();
         LogReader reader = new LogReader(o.record(), o.segments(), o.pins(), counters,
-                why -> dropCorrupt(key.hash64(), o.location(), why));
+                why -> dropCorrupt(key.hash64(), o.location(), why), zeroCopy == null);
         if (!o.verified()) {
             // First lookup since the store opened: check the whole body now, so that damage makes
             // this lookup a miss rather than failing a reader whose reply has begun.
@@ -277,6 +314,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("policy", config.policy().name().toLowerCase(Locale.ROOT));
             extra.put("sync", config.sync().name().toLowerCase(Locale.ROOT));
             extra.put("directIo", direct.status());
+            extra.put("zeroCopy", zeroCopy == null ? "sendfile (reused segments punched out first)" : "off: " + zeroCopy);
             extra.put("readAhead", config.readAhead().status());
             extra.put("indexBytes", index.allocatedBytes());
             extra.put("indexBytesPerObject", index.size() == 0 ? 0.0 : (double) index.allocatedBytes() / index.size());

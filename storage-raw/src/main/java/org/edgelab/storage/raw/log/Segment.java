@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.StorageException;
+import org.edgelab.storage.raw.io.FileSpace;
 
 /**
  * One segment slot: its file on one disk, its {@link SlotState}, the generation it was last
@@ -34,6 +35,10 @@ final class Segment {
      */
     private boolean vacated;
     private int pins;
+    /** Whether the file may hold pages written since its last punch (or since it was created); store lock. */
+    private boolean usedPages;
+    /** The background punch of this free slot under way, or null; store lock. */
+    private java.util.concurrent.CompletableFuture<Void> punching;
 
     Segment(int slot, int disk, long size, DiskHealth disks) {
         this.slot = slot;
@@ -67,12 +72,31 @@ final class Segment {
 
     void recovered(long g) {
         generation = g;
+        usedPages = g > 0;
     }
 
     void activate(long g) {
         generation = g;
         vacated = false;
+        usedPages = true;
         state = SlotState.ACTIVE;
+    }
+
+    boolean usedPages() {
+        return usedPages;
+    }
+
+    /** The slot's pages were punched out: nothing written before can change under a socket that holds them. */
+    void pagesFresh() {
+        usedPages = false;
+    }
+
+    java.util.concurrent.CompletableFuture<Void> punching() {
+        return punching;
+    }
+
+    void punching(java.util.concurrent.CompletableFuture<Void> f) {
+        punching = f;
     }
 
     void seal() {
@@ -187,6 +211,27 @@ final class Segment {
         return all.flip();
     }
 
+    /**
+     * Gives the slot fresh pages before it is written again: punches its whole file out
+     * ({@link FileSpace#punchHole}), as a socket may still hold the old pages of bytes sent from it
+     * with {@code sendfile}, which an overwrite in place would change under the client. An I/O error
+     * is judged by {@link DiskHealth} (takes the store's lock).
+     */
+    void discardPages() throws StorageException {
+        try {
+            discardPagesUnjudged();
+        } catch (StorageException e) {
+            throw e;
+        } catch (IOException e) {
+            throw disks.failure(disk, e);
+        }
+    }
+
+    /** {@link #discardPages} for a background thread: takes no lock, and leaves judging an error to the caller. */
+    void discardPagesUnjudged() throws IOException {
+        FileSpace.punchHole(channel(), 0, size);
+    }
+
     /** Forces what was written to the device. */
     void force() throws StorageException {
         try {
@@ -211,6 +256,11 @@ final class Segment {
             }
         }
         return true;
+    }
+
+    /** The open channel, or null once the disk is out. */
+    FileChannel channelOrNull() {
+        return channel;
     }
 
     boolean isOpen() {

@@ -20,7 +20,11 @@ import org.edgelab.storage.api.StorageFullException;
  * stops reading a segment at its first invalid record, so nothing may follow a torn one) and
  * refuses the write; the slots that could not be activated stay free for when there is room again.
  *
- * <p>Thread-safety: guarded by the store's lock; callers hold it except for {@link #release}.
+ * <p>A reclaimed slot's file is punched out on a background thread of its own (see
+ * {@link #punchBeforeReuse}) before the slot is activated again.
+ *
+ * <p>Thread-safety: guarded by the store's lock; callers hold it except for {@link #release}. The
+ * background punch takes no lock; an activation that needs its slot waits for it.
  */
 final class SegmentSlots {
 
@@ -60,6 +64,8 @@ final class SegmentSlots {
     private final ArrayDeque<Segment> free = new ArrayDeque<>();
     private final ArrayDeque<Segment> sealed = new ArrayDeque<>();
     private DirectIo direct = DirectIo.off();
+    private boolean punchBeforeReuse;
+    private java.util.concurrent.ExecutorService puncher;
     private Reclaimer reclaimer = (victim, copy) -> { };
     private Segment active;
     private long activePosition;
@@ -84,6 +90,62 @@ final class SegmentSlots {
 
     void direct(DirectIo d) {
         this.direct = d;
+    }
+
+    /**
+     * Whether a slot that held a generation gets fresh pages ({@link Segment#discardPages}) before its next one: punched
+     * in the background when it is reclaimed, so that a rotation rarely waits for it (a punch of 64 MiB of written
+     * pages took 16-48 ms on this project's 2-core machine, 2026-12-01, {@code fallocate} on ext4), else at activation.
+     */
+    void punchBeforeReuse(boolean on) {
+        this.punchBeforeReuse = on;
+        if (on && puncher == null) {
+            puncher = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "raw-log-punch");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
+    /** Starts punching the freed slot {@code s} out in the background (lock held; the punch takes no lock). */
+    private void punchLater(Segment s) {
+        if (!punchBeforeReuse || !s.usedPages() || s.punching() != null) {
+            return;
+        }
+        java.util.concurrent.CompletableFuture<Void> f = new java.util.concurrent.CompletableFuture<>();
+        s.punching(f);
+        try {
+            puncher.execute(() -> {
+                try {
+                    s.discardPagesUnjudged();
+                    f.complete(null);
+                } catch (IOException | RuntimeException e) {
+                    f.completeExceptionally(e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            s.punching(null); // the store is closing: an activation would punch it itself
+        }
+    }
+
+    /** Makes sure free slot {@code s} holds no page written before (lock held): waits for its punch, or punches now. */
+    private void freshen(Segment s) throws StorageException {
+        java.util.concurrent.CompletableFuture<Void> f = s.punching();
+        if (f != null) {
+            s.punching(null);
+            try {
+                f.join();
+                s.pagesFresh();
+                return;
+            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException failed) {
+                // the background punch failed: punch again here, where an I/O error is judged as any other
+            }
+        }
+        if (s.usedPages()) {
+            s.discardPages();
+            s.pagesFresh();
+        }
     }
 
     void reclaimer(Reclaimer r) {
@@ -320,6 +382,9 @@ final class SegmentSlots {
             }
             long generation = nextGeneration++;
             try {
+                if (punchBeforeReuse) {
+                    freshen(s);
+                }
                 s.write(RecordFormat.segmentHeader(s.slot, generation, segmentSize), 0);
             } catch (StorageFullException e) {
                 free.addFirst(s);
@@ -394,9 +459,11 @@ final class SegmentSlots {
         try {
             victim.write(ByteBuffer.allocate(RecordFormat.SEGMENT_HEADER_BYTES), 0);
             free.addLast(victim);
+            punchLater(victim);
         } catch (StorageException e) {
             if (victim.state() == SlotState.FREE) {
                 free.addLast(victim); // not cleared for want of room: the next activation rewrites the header anyway
+                punchLater(victim);
             }
         }
     }
@@ -538,6 +605,14 @@ final class SegmentSlots {
     }
 
     void closeAll() {
+        if (puncher != null) {
+            puncher.shutdown();
+            try {
+                puncher.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS); // a punch under way ends before its file closes
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         for (Segment s : segments) {
             s.close();
         }

@@ -21,7 +21,7 @@ import org.edgelab.storage.api.StoredObject;
  * reader and released on {@link #close()}, so memory is bounded by the window per open stream.
  * Used by one reader thread at a time; the fetches run on the given executor.
  */
-final class ReadAhead implements AutoCloseable {
+final class ReadAheadWindow implements AutoCloseable {
 
     private record Block(long start, int length, CompletableFuture<ByteBuffer> data) {
         long end() {
@@ -40,7 +40,7 @@ final class ReadAhead implements AutoCloseable {
     private final List<CompletableFuture<ByteBuffer>> inFlight = new ArrayList<>();
     private long nextFetch;
 
-    ReadAhead(StoredObject source, long windowBytes, Executor executor, TierCounters counters) {
+    ReadAheadWindow(StoredObject source, long windowBytes, Executor executor, TierCounters counters) {
         this.source = source;
         this.objectLength = source.availableLength();
         this.windowBytes = windowBytes;
