@@ -17,9 +17,9 @@ import tech.tablesaw.io.csv.CsvReadOptions;
  * The per-second time series of run folders ({@code series.csv}, written by the runner beside {@code results.csv}): a
  * row per report interval of a measured phase (cell, repetition, phase, {@code second} since the phase's start and the
  * interval's requests, hits, misses, errors, bytes) and a row per event ({@code event}: kill, listening, first-hit, with
- * its second and no counters). The shared shape is cell, second, requests, hits, errors, bytes: the {@code disk-failure}
- * kind writes that from the server's counters, with its events on the interval rows, and no {@code interval_s} (1 s)
- * or {@code misses} (requests less hits). Read into one Tablesaw table with {@code hit_ratio} (hits / (hits + misses))
+ * its second and no counters). The shared shape is cell, second, requests, hits, errors, bytes: {@code disk-failure}
+ * runs written before 2026-12-02 have that from the server's counters, with their events on the interval rows, and no
+ * {@code interval_s} (1 s) or {@code misses} (requests less hits); later ones are in the full shape. Read into one Tablesaw table with {@code hit_ratio} (hits / (hits + misses))
  * and {@code req_per_s} (requests / interval length) added, and {@link ResultColumns#SOURCE_DIR}.
  *
  * <p>Thread-safety: stateless.

@@ -145,6 +145,14 @@ public final class LoadResult {
         return measured.ttfbMiss().copy();
     }
 
+    /**
+     * How late the load's own event loops ran a timer due every millisecond, ns, over the measured run: the time a
+     * response's first byte could wait on the client side before it is read and timed (see {@code LoopDelay}).
+     */
+    public Histogram loopDelay() {
+        return measured.loopDelay().copy();
+    }
+
     /** Hit ratio over requests for the object set only, first-time requests left out (NaN when none carried X-Cache). */
     public double setHitRatio() {
         return counters().setHitRatio();

@@ -40,7 +40,12 @@ public final class PhaseTimes {
         /** A miss: from the start of the origin fetch to the origin's response headers, on the origin connection's loop (includes connecting). */
         MISS_ORIGIN_HEADERS,
         /** A miss: from the fetch handing the stored object over to the client connection's loop running that hand-over. */
-        MISS_HANDOFF;
+        MISS_HANDOFF,
+        /**
+         * Not a request's phase: how late a client-facing event loop ran a timer due every millisecond
+         * ({@code LoopDelay}), which is how long a request or an origin's answer arriving on a busy loop waits to be read.
+         */
+        LOOP_DELAY;
 
         /** Returns the lower-case name used in JSON and Prometheus labels, e.g. {@code miss_handoff}. */
         public String label() {
@@ -67,20 +72,28 @@ public final class PhaseTimes {
         }
     }
 
+    /**
+     * Longest time recorded (longer ones count as this): 10 minutes. The histograms have this fixed range so that
+     * a record never resizes one: a resize takes the histogram's reader lock, which an event loop recording a
+     * value must never wait for (BlockHound caught it once the loops' own delay was recorded every millisecond
+     * while {@code /stats} copied the histograms).
+     */
+    static final long MAX_NANOS = 600_000_000_000L;
+
     private final ConcurrentHistogram[] histograms = new ConcurrentHistogram[Phase.values().length];
     private final LongAdder[] sums = new LongAdder[Phase.values().length];
 
     /** Creates empty histograms for every phase. */
     public PhaseTimes() {
         for (int i = 0; i < histograms.length; i++) {
-            histograms[i] = new ConcurrentHistogram(3);
+            histograms[i] = new ConcurrentHistogram(1, MAX_NANOS, 3);
             sums[i] = new LongAdder();
         }
     }
 
-    /** Records one occurrence of {@code phase} lasting {@code nanos} (negative values count as zero). */
+    /** Records one occurrence of {@code phase} lasting {@code nanos} (negative values count as zero, above {@link #MAX_NANOS} as that). Never blocks. */
     public void record(Phase phase, long nanos) {
-        long value = Math.max(0, nanos);
+        long value = Math.min(MAX_NANOS, Math.max(0, nanos));
         histograms[phase.ordinal()].recordValue(value);
         sums[phase.ordinal()].add(value);
     }

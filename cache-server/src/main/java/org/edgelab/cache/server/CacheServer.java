@@ -8,16 +8,19 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.edgelab.cache.admin.AdminHandler;
 import org.edgelab.cache.admin.CacheStats;
+import org.edgelab.cache.admin.PhaseTimes;
 import org.edgelab.cache.fetch.FetchRegistry;
 import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.cache.store.LoopStore;
 import org.edgelab.cache.store.StoreExecutor;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StoreCall;
+import org.edgelab.transport.LoopDelay;
 import org.edgelab.transport.Transport;
 
 /**
@@ -29,6 +32,13 @@ import org.edgelab.transport.Transport;
 public final class CacheServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(CacheServer.class.getName());
+    /**
+     * How often each loop's {@link LoopDelay} probe is due ({@code loop_delay} in {@code /stats}): 10 ms, Node's default
+     * resolution for {@code monitorEventLoopDelay}. The stalls it is there to find (a first-byte tail of 100 ms and more)
+     * show at this rate as well as at 1 ms, and a server that is always on wakes each loop 100 times a second for it,
+     * not 1,000 (loadgen's probe, which runs only during a load, stays at 1 ms).
+     */
+    static final Duration LOOP_DELAY_PERIOD = Duration.ofMillis(10);
 
     private final EventLoopGroup group;
     private final Channel listener;
@@ -36,10 +46,12 @@ public final class CacheServer implements AutoCloseable {
     private final OriginClient origin;
     private final CacheStats stats;
     private final StoreExecutor executor;
+    private final LoopDelay loopDelay;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private CacheServer(EventLoopGroup group, Channel listener, Channel admin, OriginClient origin, CacheStats stats,
-                        StoreExecutor executor) {
+                        StoreExecutor executor, LoopDelay loopDelay) {
+        this.loopDelay = loopDelay;
         this.group = group;
         this.listener = listener;
         this.admin = admin;
@@ -93,7 +105,8 @@ public final class CacheServer implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "edge cache listening on {0} ({1}), origin {2}, store calls that may "
                     + "block: {3} on {4} threads", listener.localAddress(), transport.label(), config.origin(),
                     store.blockingCalls(), config.storeThreads());
-            return new CacheServer(group, listener, admin, origin, stats, executor);
+            LoopDelay delay = LoopDelay.start(group, LOOP_DELAY_PERIOD, ns -> stats.phases().record(PhaseTimes.Phase.LOOP_DELAY, ns));
+            return new CacheServer(group, listener, admin, origin, stats, executor, delay);
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             executor.close(5_000);
@@ -140,6 +153,7 @@ public final class CacheServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        loopDelay.close();
         listener.close().syncUninterruptibly();
         if (admin != null) {
             admin.close().syncUninterruptibly();

@@ -49,6 +49,15 @@ public interface ClientResult {
     /** Time to first byte of cache misses, or null. */
     Histogram ttfbMiss();
 
+    /**
+     * How late the client's own event loops ran a timer due every millisecond (loadgen's {@code LoopDelay}), or
+     * null when the client cannot say: a response's first byte that arrives while a loop is busy is timed only
+     * when the loop gets to it, so this is the client's own share of TTFB.
+     */
+    default Histogram loopDelay() {
+        return null;
+    }
+
     /** Error counts by results column ({@code errors_connect}, ...); a column the client cannot say is absent. */
     Map<String, Long> errors();
 

@@ -107,6 +107,11 @@ public final class LoadgenClient implements LoadClient {
         }
 
         @Override
+        public Histogram loopDelay() {
+            return r.loopDelay();
+        }
+
+        @Override
         public Histogram ttfbHit() {
             return r.ttfbHit();
         }

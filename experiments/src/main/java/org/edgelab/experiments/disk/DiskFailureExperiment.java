@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,7 +22,7 @@ import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.process.disk.CellDisks;
-import org.edgelab.experiments.process.disk.FileSystemShutdown;
+import org.edgelab.storage.disk.FileSystemShutdown;
 import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
@@ -32,6 +32,7 @@ import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.runner.SeriesCsv;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
@@ -43,6 +44,8 @@ import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.measure.ErrorClass;
+import org.edgelab.loadgen.measure.IntervalListener;
+import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
@@ -62,8 +65,9 @@ import org.edgelab.units.Durations;
  *       ({@link FileSystemShutdown}: EIO on every I/O from the kernel), and at {@code heal_at} it is unmounted,
  *       checked and mounted again with its data. The row gives errors by class (integrity: loadgen verifies every
  *       byte), the hit ratio before and during the failure and its dip, the share of stored objects lost with the
- *       disk, the seconds until the load carries on (req/s back to 90 % of before, no error) and whether the store
- *       takes the healed disk back.</li>
+ *       disk, the seconds until the load carries on (req/s back to 90 % of before, no error), whether the running
+ *       store took the healed disk back and how long after it was mounted again the store showed it ONLINE
+ *       ({@code heal_to_online_s}) and first committed an object on it ({@code heal_to_first_store_s}).</li>
  *   <li>{@code full-fs}, for every build with a disk store (peers included): the store lives on one file system of
  *       {@code full_fs_size}, smaller than the capacity the build gives it, and the load asks for
  *       {@code full_working_set} of distinct objects with no warm-up, so the file system fills under load. The row
@@ -71,10 +75,10 @@ import org.edgelab.units.Durations;
  *       objects), the refusals for lack of room, the fills passed through and whether every disk stayed online.</li>
  * </ul>
  *
- * Each phase's seconds (the last row the part second up to the load's end) are written to {@code series.csv}
- * (cell, second since the phase start, requests, hits, errors, bytes as the server counted them; then repetition,
- * phase and the event of that second). Stateless and
- * thread-safe; each run is independent.
+ * Each phase's seconds go to {@code series.csv} through {@link SeriesCsv}, as the {@code restart} and {@code churn}
+ * kinds write theirs: a row per loadgen report interval (the last one the part second up to the load's end) and a row
+ * per event at its instant ({@code disk-fails}, {@code disk-heals}, {@code disk-mounted}, {@code disk-online},
+ * {@code disk-first-store}). Stateless and thread-safe; each run is independent.
  */
 public final class DiskFailureExperiment implements ExperimentPlugin {
 
@@ -85,17 +89,22 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
     /** The columns of its results.csv. */
     public static final List<String> COLUMNS = List.of(
             "experiment", "cell", "repetition", "phase", "server", "engine", "target", "object_size_bytes", "connections",
-            "file_systems", "fault", "requests", "duration_s", "req_per_s", "hit_ratio_requests", "errors",
+            "file_systems", "fault", "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
+            "hit_ratio_requests", "hit_ratio_bytes", "hlog", "hlog_ttfb", "errors",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
             "errors_closed", "errors_integrity",
             "req_per_s_before", "hit_ratio_before", "hit_ratio_during", "hit_ratio_dip", "objects_before_failure",
             "objects_lost_with_disk", "failed_disk_share", "carry_on_s", "failed_disk_state", "disk_healed", "disk_back",
+            "heal_to_online_s", "heal_to_first_store_s",
             "objects_stored_max", "objects_stored_end", "stored_objects_lost", "file_system_full_refusals",
             "store_pass_throughs", "disks_online_at_end", "server_hits", "server_misses");
 
-    /** The columns of series.csv: the shared per-second shape first, then this kind's own. */
-    public static final List<String> SERIES_COLUMNS = List.of("cell", "second", "requests", "hits", "errors", "bytes",
-            "repetition", "phase", "event");
+    /** The events of the disk-failure phase in series.csv. */
+    static final String FAILS = "disk-fails";
+    static final String HEALS = "disk-heals";
+    static final String MOUNTED = "disk-mounted";
+    static final String ONLINE = "disk-online";
+    static final String FIRST_STORE = "disk-first-store";
 
     private static final List<Setting> SETTINGS = List.of(
             new Setting("phases", "disk-failure,full-fs", "which phases run: disk-failure, full-fs or both"),
@@ -251,7 +260,6 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
         private final PrintStream progress;
         private final WorkloadPlugin workloadKind;
         private final PluginSettings workloadSettings;
-        private final Path series;
 
         Run(Descriptor d, RunOptions options, Path directory) {
             this.d = d;
@@ -261,7 +269,6 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             this.progress = options.progress();
             this.workloadKind = WorkloadPlugins.get(d.load().workloadKind());
             this.workloadSettings = PluginSettings.of(d.load().workloadSettings());
-            this.series = directory.resolve("series.csv");
             Map<String, String> methods = new LinkedHashMap<>();
             methods.put("file_systems", "made for each phase and removed after it: ext4 on loop devices over sparse files"
                     + " (mkfs.ext4 -m 0) where the kernel has loop devices, else tmpfs (which can fill but not fail);"
@@ -275,13 +282,18 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             methods.put("carry_on_s", "seconds from the failure to the end of the first whole second with req/s >= 90 % of"
                     + " the mean before it and no 5xx or cut response (server counts)");
             methods.put("disk_back", "whether the store shows the healed disk ONLINE at the end of the phase");
+            methods.put("heal_to_online_s", "seconds from the healed disk's mount (after e2fsck) until the store's /stats"
+                    + " show it ONLINE again (polled every 50 ms); empty if it did not come back before the load ended");
+            methods.put("heal_to_first_store_s", "seconds from the healed disk's mount until the store first committed an"
+                    + " object on it (raw-log's disk_<n>_objects_committed grew; polled every 50 ms)");
             methods.put("full_fs", "one file system of full_fs_size under a store whose configured capacity is larger;"
                     + " no warm-up; full_working_set of distinct objects, uniform, twice as many requests as objects (at most"
                     + " full_duration); errors = responses lost; stored_objects_lost"
                     + " = the most objects the store held during the phase minus those it held at the end (it evicts"
                     + " nothing below its capacity)");
-            methods.put("series", "series.csv: per second of each phase, the server's own counters (requests, hits, 5xx and"
-                    + " cut responses as errors, bytes to clients); peers leave errors empty");
+            methods.put("series", "series.csv (SeriesCsv, as restart and churn): per loadgen report interval (1 s) of each"
+                    + " phase, loadgen's requests, hits, misses, errors, connect errors and body bytes, and a row per event at"
+                    + " its instant: disk-fails, disk-heals (unmount begins), disk-mounted, disk-online, disk-first-store");
             this.manifest = new Manifest(directory.resolve("manifest.json"), d, cells, methods);
         }
 
@@ -297,8 +309,8 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                     cell -> ResultsCsv.append(csv, COLUMNS, cell(cell)));
             List<String> notes = new ArrayList<>(d.notes());
             notes.add("fault: " + FileSystemShutdown.METHOD);
-            notes.add("heal: raw-log takes a failed disk back only when the store is opened again (a restart); disk_back"
-                    + " says whether the running store did");
+            notes.add("heal: raw-log probes a failed disk every disk-probe-interval (1 s) and takes it back, empty, once it"
+                    + " answers; disk_back says whether the running store did, heal_to_online_s and heal_to_first_store_s how soon");
             return new RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(), outcome.ran(), resumed,
                     ResultsCsv.read(csv), notes);
         }
@@ -313,14 +325,16 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             if (!failure && !full) {
                 say("cell " + cell.id() + ": no phase applies (" + cell.server().engine() + " keeps no store on disk)");
             }
+            SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
             for (int rep = 1; rep <= d.repetitions(); rep++) {
                 if (failure) {
-                    rows.add(failurePhase(cell, rep));
+                    rows.add(failurePhase(cell, rep, series.phase(rep, FAILURE)));
                 }
                 if (full) {
-                    rows.add(fullPhase(cell, rep));
+                    rows.add(fullPhase(cell, rep, series.phase(rep, FULL)));
                 }
             }
+            series.write(directory);
             return rows;
         }
 
@@ -330,7 +344,7 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             return work;
         }
 
-        private ResultRow failurePhase(Cell cell, int rep) throws IOException, InterruptedException {
+        private ResultRow failurePhase(Cell cell, int rep, SeriesCsv.Recorder.Phase phase) throws IOException, InterruptedException {
             say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: disk-failure over %d disks, disk %d fails at %s",
                     cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), plan.disks(), plan.failDisk(),
                     Durations.format(plan.failAt())));
@@ -349,10 +363,11 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                 try (RunningTarget running = target.start(build, ExperimentRunner.targetContext(d, storeDir, workDir(cell)))) {
                     Workload workload = workload(cell, d.load().workingSet(), d.load().targetHitRatio());
                     warmUp(running, cell, workload, rep);
-                    Sampler sampler = new Sampler(running, cell, rep, FAILURE);
-                    FaultSchedule faults = new FaultSchedule(disks, sampler);
-                    LoadResult result = sampler.during(faults, () -> LoadRunner.run(load(running, cell, workload,
-                            d.load().duration(), 0, rep)));
+                    Sampler sampler = new Sampler(running);
+                    FaultSchedule faults = new FaultSchedule(disks, running, phase);
+                    LoadConfig config = load(running, cell, workload, d.load().duration(), 0, rep, phase.listener());
+                    LoadResult result = sampler.during(faults, () -> LoadRunner.run(config));
+                    phase.finish(result.start(), result.counters(), result.elapsedSeconds());
                     return failureRow(cell, rep, build, disks, running, result, sampler, faults);
                 }
             } finally {
@@ -360,7 +375,7 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             }
         }
 
-        private ResultRow fullPhase(Cell cell, int rep) throws IOException, InterruptedException {
+        private ResultRow fullPhase(Cell cell, int rep, SeriesCsv.Recorder.Phase phase) throws IOException, InterruptedException {
             say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: full-fs, a %s file system under the store, %s of objects",
                     cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), ByteSize.format(plan.fullFsSize()),
                     ByteSize.format(plan.fullWorkingSet())));
@@ -370,11 +385,12 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                 Target target = Targets.get(cell.server().target());
                 try (RunningTarget running = target.start(cell.server(), ExperimentRunner.targetContext(d, storeDir, workDir(cell)))) {
                     Workload workload = workload(cell, plan.fullWorkingSet(), Double.NaN);
-                    Sampler sampler = new Sampler(running, cell, rep, FULL);
+                    Sampler sampler = new Sampler(running);
                     // bounded by requests, not only by time: on a slow or busy machine the file system still fills
                     long objects = Math.max(1, Math.min(d.load().maxObjects(), plan.fullWorkingSet() / cell.objectSize().bytes()));
-                    LoadConfig config = load(running, cell, workload, plan.fullDuration(), 2 * objects, rep);
+                    LoadConfig config = load(running, cell, workload, plan.fullDuration(), 2 * objects, rep, phase.listener());
                     LoadResult result = sampler.during(null, () -> LoadRunner.run(config));
+                    phase.finish(result.start(), result.counters(), result.elapsedSeconds());
                     return fullRow(cell, rep, disks, running, result, sampler);
                 }
             }
@@ -387,12 +403,17 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             return workloadKind.create(request);
         }
 
-        /** The phase's load: {@code duration} long, or {@code requests} requests if that comes first (0: no bound). */
-        private LoadConfig load(RunningTarget running, Cell cell, Workload workload, Duration duration, long requests, int rep) {
+        /**
+         * The phase's load: {@code duration} long, or {@code requests} requests if that comes first (0: no bound), its
+         * report intervals to {@code seconds} (the phase's series).
+         */
+        private LoadConfig load(RunningTarget running, Cell cell, Workload workload, Duration duration, long requests, int rep,
+                                IntervalListener seconds) {
             int threads = Math.min(d.load().threads(), cell.connections());
             return LoadConfig.builder().url(running.clientUri()).connections(cell.connections()).threads(threads)
                     .duration(duration).requests(requests).timeout(d.load().timeout()).workload(ExperimentRunner.measuredOnly(workload))
-                    .verify(running.syntheticContent()).seed(d.seed() * 1_000_003L + cell.index() * 1_009L + rep).build();
+                    .verify(running.syntheticContent()).seed(d.seed() * 1_000_003L + cell.index() * 1_009L + rep)
+                    .onInterval(seconds).build();
         }
 
         private void warmUp(RunningTarget running, Cell cell, Workload workload, int rep) throws InterruptedException {
@@ -440,11 +461,15 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             v.put("disk_healed", plan.healAt() == null ? "" : faults.healed);
             String stateAtEnd = end.map(j -> diskState(j, plan.failDisk())).orElse("");
             v.put("disk_back", plan.healAt() == null || stateAtEnd.isEmpty() ? "" : String.valueOf(stateAtEnd.equals("ONLINE")));
+            v.put("heal_to_online_s", faults.since(faults.online));
+            v.put("heal_to_first_store_s", faults.since(faults.firstStore));
             v.put("disks_online_at_end", end.map(j -> String.valueOf(onlineDisks(j))).orElse(""));
             say(String.format(Locale.ROOT, "  -> %.0f req/s, errors %d (5xx %d, integrity %d), hit ratio %s before, %s during,"
-                            + " carry on %s s, failed disk %s, back after healing: %s", r.requestsPerSecond(), r.counters().totalErrors(),
+                            + " carry on %s s, failed disk %s, back after healing: %s (ONLINE %s s and first object stored %s s"
+                            + " after its mount)", r.requestsPerSecond(), r.counters().totalErrors(),
                     r.errors(ErrorClass.STATUS_5XX), r.errors(ErrorClass.INTEGRITY), v.get("hit_ratio_before"),
-                    v.get("hit_ratio_during"), dash(v.get("carry_on_s")), faults.stateAfterFailure, dash(v.get("disk_back"))));
+                    v.get("hit_ratio_during"), dash(v.get("carry_on_s")), faults.stateAfterFailure, dash(v.get("disk_back")),
+                    dash(v.get("heal_to_online_s")), dash(v.get("heal_to_first_store_s"))));
             return new ResultRow(v);
         }
 
@@ -471,7 +496,8 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             return new ResultRow(v);
         }
 
-        private Map<String, String> common(Cell cell, int rep, String phase, CellDisks disks, LoadResult r, Sampler s) {
+        private Map<String, String> common(Cell cell, int rep, String phase, CellDisks disks, LoadResult r, Sampler s)
+                throws IOException {
             Map<String, String> v = new LinkedHashMap<>();
             v.put("experiment", d.name());
             v.put("cell", cell.id());
@@ -486,7 +512,19 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             v.put("requests", String.valueOf(r.counters().completed()));
             v.put("duration_s", num(r.elapsedSeconds()));
             v.put("req_per_s", num(r.requestsPerSecond()));
+            v.put("bytes", String.valueOf(r.counters().bytesRead()));
+            v.put("throughput_bps", num(r.throughputBytesPerSecond() * 8));
+            v.put("goodput_bps", num(r.goodputBytesPerSecond() * 8));
             v.put("hit_ratio_requests", num(r.hitRatio()));
+            v.put("hit_ratio_bytes", num(r.byteHitRatio()));
+            // the load generator's columns and latency logs, as every request experiment writes them, so that
+            // ./edgelab report reads a disk-failure run like the others
+            Files.createDirectories(directory.resolve("hlog"));
+            String base = "hlog/" + cell.fileName() + "-r" + rep + "-" + phase;
+            r.writeHlog(directory.resolve(base + ".hlog"), LatencyLog.Kind.TTLB);
+            r.writeHlog(directory.resolve(base + ".ttfb.hlog"), LatencyLog.Kind.TTFB);
+            v.put("hlog", base + ".hlog");
+            v.put("hlog_ttfb", base + ".ttfb.hlog");
             v.put("errors", String.valueOf(r.counters().totalErrors()));
             for (ErrorClass c : ErrorClass.values()) {
                 String column = "errors_" + c.label();
@@ -506,53 +544,115 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             }
         }
 
-        /** The disk fault of one phase, run by the sampler at its seconds. Fields are read after the phase. */
+        /**
+         * The disk fault of one phase, run by the sampler at its seconds, and the heal on a thread of its own that then
+         * watches the store take the disk back. Its events go to the phase's series at their instants. Fields are read
+         * after {@link #finish}.
+         */
         private final class FaultSchedule {
             private final CellDisks disks;
-            private final Sampler sampler;
+            private final RunningTarget running;
+            private final SeriesCsv.Recorder.Phase phase;
             volatile long objectsBefore = -1;
             volatile String stateAfterFailure = "";
             volatile String healed = "";
+            volatile Instant mounted;
+            volatile Instant online;
+            volatile Instant firstStore;
+            private volatile boolean loadOver;
             private volatile Thread healer;
 
-            FaultSchedule(CellDisks disks, Sampler sampler) {
+            FaultSchedule(CellDisks disks, RunningTarget running, SeriesCsv.Recorder.Phase phase) {
                 this.disks = disks;
-                this.sampler = sampler;
+                this.running = running;
+                this.phase = phase;
             }
 
             /** Called by the sampler at the start of each second of the load. */
             void at(int second, Optional<JsonNode> stats) {
+                int disk = plan.failDisk();
                 if (second == plan.failAt().toSeconds()) {
                     objectsBefore = stats.map(j -> j.path("store_usage").path("object_count").asLong(-1)).orElse(-1L);
                     try {
-                        disks.fail(plan.failDisk());
-                        sampler.event(second, "disk " + plan.failDisk() + " fails");
-                        say("  " + second + " s: disk " + plan.failDisk() + " shut down (EIO from now on)");
+                        disks.fail(disk);
+                        phase.event(FAILS, Instant.now());
+                        say("  " + second + " s: disk " + disk + " shut down (EIO from now on)");
                     } catch (IOException e) {
-                        sampler.event(second, "disk " + plan.failDisk() + " could not be failed");
-                        say("  could not fail disk " + plan.failDisk() + ": " + e.getMessage());
+                        say("  could not fail disk " + disk + ": " + e.getMessage());
                     }
                 }
                 if (second == plan.failAt().toSeconds() + 2) {
-                    stateAfterFailure = stats.map(j -> diskState(j, plan.failDisk())).orElse("");
+                    stateAfterFailure = stats.map(j -> diskState(j, disk)).orElse("");
                 }
                 if (plan.healAt() != null && second == plan.healAt().toSeconds()) {
-                    sampler.event(second, "disk " + plan.failDisk() + " heals");
+                    phase.event(HEALS, Instant.now());
                     // off the sampler's thread: unmounting waits for the store to let go of the disk
                     healer = new Thread(() -> {
                         try {
-                            Optional<String> why = disks.heal(plan.failDisk(), Duration.ofSeconds(10));
+                            Optional<String> why = disks.heal(disk, Duration.ofSeconds(10));
                             healed = why.map(w -> "no: " + w).orElse("yes");
-                            say("  disk " + plan.failDisk() + " healed: " + healed);
+                            say("  disk " + disk + " healed: " + healed);
+                            if (why.isEmpty()) {
+                                watchTakeBack(disk);
+                            }
                         } catch (InterruptedException e) {
-                            healed = "interrupted";
+                            healed = healed.isEmpty() ? "interrupted" : healed;
                         }
                     }, "disk-heal");
                     healer.start();
                 }
             }
 
+            /**
+             * From the healed disk's mount until the load ends: when the store's /stats first show it ONLINE, and when
+             * the store first commits an object on it (its {@code disk_<n>_objects_committed} grows past its count at
+             * the mount).
+             */
+            private void watchTakeBack(int disk) throws InterruptedException {
+                Instant at = Instant.now();
+                mounted = at;
+                phase.event(MOUNTED, at);
+                String committed = "disk_" + disk + "_objects_committed";
+                long base = stats().map(j -> extraEndingWith(j, committed)).orElse(-1L);
+                while (!loadOver && (online == null || firstStore == null)) {
+                    Optional<JsonNode> stats = stats();
+                    Instant now = Instant.now();
+                    if (stats.isPresent()) {
+                        if (online == null && diskState(stats.get(), disk).equals("ONLINE")) {
+                            online = now;
+                            phase.event(ONLINE, now);
+                            say(String.format(Locale.ROOT, "  disk %d ONLINE again %.2f s after its mount", disk, secs(at, now)));
+                        }
+                        long n = extraEndingWith(stats.get(), committed);
+                        if (base < 0) {
+                            base = n;
+                        } else if (firstStore == null && n > base) {
+                            firstStore = now;
+                            phase.event(FIRST_STORE, now);
+                            say(String.format(Locale.ROOT, "  first object stored on disk %d %.2f s after its mount", disk,
+                                    secs(at, now)));
+                        }
+                    }
+                    Thread.sleep(50);
+                }
+            }
+
+            private Optional<JsonNode> stats() {
+                try {
+                    return running.cacheStats();
+                } catch (IOException e) {
+                    return Optional.empty();
+                }
+            }
+
+            /** Seconds from the healed disk's mount to {@code to}, or "" if either did not happen. */
+            String since(Instant to) {
+                Instant from = mounted;
+                return from == null || to == null ? "" : num(secs(from, to));
+            }
+
             void finish() throws InterruptedException {
+                loadOver = true;
                 Thread h = healer;
                 if (h != null) {
                     h.join(15_000);
@@ -560,34 +660,28 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             }
         }
 
+        private static double secs(Instant from, Instant to) {
+            return Duration.between(from, to).toNanos() / 1e9;
+        }
+
         /**
-         * Reads the server's counters at the start of each second while a phase's load runs, writes them to
-         * series.csv and runs the phase's fault schedule. Its own thread; results read after {@link #during} returns.
+         * Reads the server's counters at the start of each second while a phase's load runs (the row's server-side
+         * hit ratios, carry-on and stored objects) and runs the phase's fault schedule. Its own thread; results read
+         * after {@link #during} returns.
          */
         private final class Sampler {
             private final RunningTarget running;
-            private final Cell cell;
-            private final int rep;
-            private final String phase;
             private final List<long[]> rows = new ArrayList<>(); // requests, hits, errors, bytes, objects (deltas except objects)
-            private final Map<Integer, String> events = new LinkedHashMap<>();
             private long hits = -1;
             private long misses = -1;
             private long maxObjects = -1;
 
-            Sampler(RunningTarget running, Cell cell, int rep, String phase) {
+            Sampler(RunningTarget running) {
                 this.running = running;
-                this.cell = cell;
-                this.rep = rep;
-                this.phase = phase;
             }
 
             interface Load {
                 LoadResult run() throws InterruptedException;
-            }
-
-            synchronized void event(int second, String what) {
-                events.merge(second, what, (a, b) -> a + "; " + b);
             }
 
             LoadResult during(FaultSchedule faults, Load load) throws IOException, InterruptedException {
@@ -639,7 +733,6 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                     hits = start[1] < 0 || end[1] < 0 ? -1 : end[1] - start[1];
                     misses = start[5] < 0 || end[5] < 0 ? -1 : end[5] - start[5];
                 }
-                writeSeries();
                 return result;
             }
 
@@ -668,27 +761,6 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
                 rows.add(new long[] {b[0] - a[0], a[1] < 0 || b[1] < 0 ? -1 : b[1] - a[1], a[2] < 0 || b[2] < 0 ? -1 : b[2] - a[2],
                         a[3] < 0 || b[3] < 0 ? -1 : b[3] - a[3], b[4]});
                 maxObjects = Math.max(maxObjects, b[4]);
-            }
-
-            private synchronized void writeSeries() throws IOException {
-                boolean header = !Files.exists(series);
-                StringBuilder out = new StringBuilder();
-                if (header) {
-                    out.append(String.join(",", SERIES_COLUMNS)).append('\n');
-                }
-                for (int i = 0; i < rows.size(); i++) {
-                    long[] r = rows.get(i);
-                    out.append(cell.id()).append(',').append(i).append(',').append(r[0]).append(',').append(blank(r[1]))
-                            .append(',').append(blank(r[2])).append(',').append(blank(r[3])).append(',').append(rep)
-                            .append(',').append(phase).append(',').append(events.getOrDefault(i, "").replace(',', ';'))
-                            .append('\n');
-                }
-                Files.writeString(series, out, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
-                        java.nio.file.StandardOpenOption.APPEND);
-            }
-
-            private static String blank(long x) {
-                return x < 0 ? "" : String.valueOf(x);
             }
 
             synchronized List<long[]> seconds() {

@@ -344,6 +344,7 @@ public final class ExperimentRunner {
         percentiles(v, "ttlb", r.ttlb());
         percentiles(v, "ttfb_hit", r.ttfbHit());
         percentiles(v, "ttfb_miss", r.ttfbMiss());
+        percentiles(v, "loadgen_loop_delay", r.loopDelay());
         for (String column : ResultsCsv.ERROR_COLUMNS) {
             Long count = r.errors().get(column);
             v.put(column, count == null ? "" : String.valueOf(count));

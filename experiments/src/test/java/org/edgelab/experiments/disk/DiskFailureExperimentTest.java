@@ -13,6 +13,7 @@ import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.runner.SeriesCsv;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.storage.contract.ScratchMount;
 import org.edgelab.storage.disk.ScratchFileSystems;
@@ -86,7 +87,7 @@ class DiskFailureExperimentTest {
                 load:
                   connections: 4
                   threads: 1
-                  duration: 8s
+                  duration: 10s
                   timeout: 10s
                   workload: {object_sizes: [100KB], working_set: 8MB, popularity: uniform, target_hit_ratio: 0.9}
                 matrix: [server]
@@ -113,7 +114,10 @@ class DiskFailureExperimentTest {
         assertThat(failure.number("hit_ratio_before")).isGreaterThan(0.5);
         assertThat(failure.get("carry_on_s")).as("the load carried on on the other disk").isNotEmpty();
         assertThat(failure.get("disk_healed")).isEqualTo("yes");
-        assertThat(failure.get("disk_back")).isIn("true", "false");
+        assertThat(failure.get("disk_back")).as("the running store took the healed disk back").isEqualTo("true");
+        assertThat(failure.number("heal_to_online_s")).as("seconds from the mount to ONLINE").isBetween(0.0, 5.0);
+        assertThat(failure.number("heal_to_first_store_s")).as("seconds from the mount to an object stored on it")
+                .isBetween(failure.number("heal_to_online_s"), 5.0);
         assertThat(failure.number("disks_online_at_end")).isGreaterThanOrEqualTo(1.0);
 
         for (ResultRow full : rows.subList(1, 4)) {
@@ -126,9 +130,14 @@ class DiskFailureExperimentTest {
         }
 
         List<String> series = Files.readAllLines(result.directory().resolve("series.csv"));
-        assertThat(series.get(0)).isEqualTo(String.join(",", DiskFailureExperiment.SERIES_COLUMNS));
-        assertThat(series).anyMatch(l -> l.startsWith("server=raw-log,3,") && l.contains(",disk-failure,disk 1 fails"));
-        assertThat(series).anyMatch(l -> l.startsWith("server=lmdb,") && l.contains(",full-fs,"));
+        assertThat(series.get(0)).as("written through SeriesCsv, as restart and churn write theirs")
+                .isEqualTo(String.join(",", SeriesCsv.COLUMNS));
+        for (String event : List.of("disk-fails", "disk-heals", "disk-mounted", "disk-online", "disk-first-store")) {
+            assertThat(series).anyMatch(l -> l.startsWith("server=raw-log,1,disk-failure,") && l.endsWith("," + event));
+        }
+        assertThat(series).as("loadgen's seconds of the phase, no event on them")
+                .anyMatch(l -> l.startsWith("server=raw-log,1,disk-failure,") && l.endsWith(","));
+        assertThat(series).anyMatch(l -> l.startsWith("server=lmdb,1,full-fs,"));
 
         String self = ScratchFileSystems.PREFIX + ProcessHandle.current().pid() + "-";
         assertThat(Files.readString(Path.of("/proc/self/mounts"))).as("every mount removed").doesNotContain(self);

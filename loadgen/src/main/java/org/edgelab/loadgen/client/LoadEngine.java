@@ -15,6 +15,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
+import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.Schedule;
@@ -29,6 +30,7 @@ import org.edgelab.loadgen.link.LinkEmulators;
 import org.edgelab.loadgen.link.LinkReport;
 import org.edgelab.loadgen.measure.LoopMetrics;
 import org.edgelab.loadgen.workload.Workload;
+import org.edgelab.transport.LoopDelay;
 import org.edgelab.transport.Transport;
 
 /**
@@ -42,10 +44,12 @@ public final class LoadEngine {
     /**
      * What one phase measured. {@code start} is the phase's start on the wall clock (the start barrier when it had
      * one), {@code realStart} when its first request was written (equal to {@code start} when none was), and
-     * {@code end} when it stopped ({@code start} plus {@code elapsedNanos}).
+     * {@code end} when it stopped ({@code start} plus {@code elapsedNanos}). {@code loopDelay}: how late the load's own
+     * event loops ran a timer due every {@link #LOOP_DELAY_PERIOD} ({@link LoopDelay}), ns, over the phase: a first
+     * byte that arrives while its loop is busy is timed only when the loop reads it, so TTFB includes this.
      */
     public record Outcome(Counters counters, LatencyLog latency, Histogram serviceTime, Histogram ttfbHit,
-                          Histogram ttfbMiss, long elapsedNanos, long processCpuNanos, long loopCpuNanos,
+                          Histogram ttfbMiss, Histogram loopDelay, long elapsedNanos, long processCpuNanos, long loopCpuNanos,
                           boolean finishedBeforeDeadline, String transport, LinkReport link, Instant start,
                           Instant realStart, Instant end) {
     }
@@ -60,6 +64,12 @@ public final class LoadEngine {
                         Duration reportInterval, Duration lateThreshold, IntervalListener listener, Instant startAt,
                         StopSignal stop) {
     }
+
+    /**
+     * How often each load loop's {@link LoopDelay} probe is due: 1 ms, finer than the TTFB figures it explains (a
+     * hit's first byte comes in a few ms on loopback) and one scheduled task per loop per ms.
+     */
+    static final Duration LOOP_DELAY_PERIOD = Duration.ofMillis(1);
 
     private LoadEngine() {
     }
@@ -92,6 +102,7 @@ public final class LoadEngine {
             HttpConnection.Settings settings = new HttpConnection.Settings(phase.hostHeader(), phase.headers(), phase.timeout().toNanos(),
                     phase.lateThreshold().toNanos(), phase.verify(), link);
 
+            ConcurrentHistogram loopDelay = new ConcurrentHistogram(3);
             CpuClock cpu = new CpuClock(threadIds);
             long cpuStart = CpuClock.processCpuNanos();
             long loopCpuStart = cpu.threadCpuNanos();
@@ -160,6 +171,7 @@ public final class LoadEngine {
                 RunDriver driver = new RunDriver(control, workload.newGenerator(phase.seed() * 1_000_003L + c));
                 fresh.get(l).add(new HttpConnection(driver, metrics.get(l), loops.get(l), template, settings));
             }
+            LoopDelay delayProbe = LoopDelay.start(group, LOOP_DELAY_PERIOD, loopDelay::recordValue);
             List<io.netty.util.concurrent.Future<?>> started = new ArrayList<>();
             for (int i = 0; i < loops.size(); i++) {
                 List<HttpConnection> mine = connections.get(i);
@@ -187,6 +199,7 @@ public final class LoadEngine {
                 List<HttpConnection> mine = connections.get(i);
                 await(loops.get(i).submit(() -> mine.forEach(HttpConnection::stop)));
             }
+            delayProbe.close();
             for (ScheduledFuture<?> s : sweepers) {
                 s.cancel(false);
             }
@@ -222,7 +235,7 @@ public final class LoadEngine {
             long loopCpu = cpu.threadCpuNanos() - loopCpuStart;
             long processCpu = CpuClock.processCpuNanos() - cpuStart;
             latency.flip();
-            return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, elapsed, processCpu, loopCpu, finished,
+            return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, loopDelay.copy(), elapsed, processCpu, loopCpu, finished,
                     Transport.preferred().label(), carried.emulated() ? carried : LinkReport.none(elapsed / 1e9),
                     wallStart, realStart, wallStart.plusNanos(elapsed));
         } finally {

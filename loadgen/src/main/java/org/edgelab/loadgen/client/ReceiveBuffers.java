@@ -8,6 +8,9 @@ import io.netty.channel.RecvByteBufAllocator;
  * dropped at once, so a read may take up to {@link #MAX_READ} bytes: fewer read calls, event-loop
  * passes, decoder passes and verifier calls per response than Netty's default 64 KiB cap. The size
  * still adapts down for small responses, and a buffer is freed as soon as its bytes are checked.
+ * A connection reads one buffer per pass of its loop (an allocator made here keeps Netty's
+ * {@code maxMessagesPerRead} of 1, not the 16 of a channel's own default), so a first byte waiting on
+ * another connection waits for at most one buffer of each (ReadsPerPassTest; with 16, up to 4 MiB each).
  * Stateless and thread-safe (each call returns a new allocator).
  */
 final class ReceiveBuffers {

@@ -50,6 +50,7 @@ public final class ResultFigures {
         addLatency(m, "service", r.serviceTime());
         addLatency(m, "ttfb_hit", r.ttfbHit());
         addLatency(m, "ttfb_miss", r.ttfbMiss());
+        addLatency(m, "loadgen_loop_delay", r.loopDelay());
         m.put("errors", k.totalErrors());
         for (ErrorClass e : ErrorClass.values()) {
             m.put("errors_" + e.label(), k.errors(e));

@@ -88,6 +88,8 @@ public final class SummaryReport {
         if (k.unfinished() > 0) {
             out.printf(Locale.ROOT, "Unfinished:   %d requests in flight at the deadline (not in requests or latency)%n", k.unfinished());
         }
+        out.printf(Locale.ROOT, "Loop delay:   %s (how late the client's own event loops ran a 1 ms timer: a first byte waits as long to be read)%n",
+                ttfbBrief(r.loopDelay()));
         out.printf(Locale.ROOT, "Client CPU:   %.2fs process, %.2fs event loops, %.3f s/GB%n",
                 r.processCpuSeconds(), r.loopCpuSeconds(), r.cpuSecondsPerGB());
     }

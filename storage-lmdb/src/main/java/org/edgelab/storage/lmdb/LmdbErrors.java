@@ -56,6 +56,6 @@ final class LmdbErrors {
             return false;
         }
         int rc = lmdb.getResultCode();
-        return rc == ENOSPC || rc == EDQUOT || (rc == EIO && FileSystemErrors.isNoSpace(new IOException(e), dir));
+        return rc == ENOSPC || rc == EDQUOT || (rc == EIO && FileSystemErrors.nearlyFull(dir));
     }
 }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.edgelab.storage.disk.FileSystemShutdown;
 import org.edgelab.storage.disk.ScratchFileSystem;
 import org.edgelab.storage.disk.ScratchFileSystems;
 import org.edgelab.units.ByteSize;

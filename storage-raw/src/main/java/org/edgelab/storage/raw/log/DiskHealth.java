@@ -15,7 +15,8 @@ import org.edgelab.storage.spi.FileSystemErrors;
  * {@code LogDirFailureChannel} plays this part there). A full file system is a refusal: the disk
  * stays ONLINE, the write fails with a {@code StorageFullException} and the store keeps serving.
  * Any other I/O error marks the disk FAILING, and the store's {@link Listener} takes it out (its
- * objects become misses); once no reader pins it, it is OFFLINE.
+ * objects become misses); once no reader pins it, it is OFFLINE, and {@link DiskReturn} probes it until it
+ * answers and takes it back ({@link #back}), counted in {@code disk.N.takenBack} and {@code disksTakenBack}.
  *
  * <p>Thread-safety: states are guarded by the store's lock, which {@link #failure} takes; the
  * listener runs with that lock held. No method blocks but on the lock.
@@ -34,6 +35,8 @@ final class DiskHealth {
     private final Path[] dirs;
     private final DiskState[] states;
     private final String[] reasons;
+    private final long[] takenBack;
+    private final long[] probesFailed;
     private final LongAdder fullRefusals = new LongAdder();
     private Listener listener = disk -> { };
     private volatile boolean closing;
@@ -43,6 +46,8 @@ final class DiskHealth {
         this.dirs = dirs.toArray(new Path[0]);
         this.states = new DiskState[this.dirs.length];
         this.reasons = new String[this.dirs.length];
+        this.takenBack = new long[this.dirs.length];
+        this.probesFailed = new long[this.dirs.length];
         java.util.Arrays.fill(states, DiskState.ONLINE);
     }
 
@@ -85,6 +90,24 @@ final class DiskHealth {
     /** Records that a failed disk's files are closed: it is OFFLINE now. */
     void retired(int disk) {
         states[disk] = DiskState.OFFLINE;
+    }
+
+    /**
+     * Records that an OFFLINE disk answered its probe and was re-opened ({@link DiskReturn}; lock held): it is
+     * ONLINE again, and the transition is counted.
+     */
+    void back(int disk, String how) {
+        states[disk] = DiskState.ONLINE;
+        reasons[disk] = null;
+        takenBack[disk]++;
+        LOG.log(System.Logger.Level.WARNING, "raw-log disk " + dirs[disk] + " is ONLINE again (taken back "
+                + takenBack[disk] + " time(s)): " + how);
+    }
+
+    /** Records a probe of an OFFLINE disk that failed (lock held): it stays out, and says why. */
+    void probeFailed(int disk, String why) {
+        probesFailed[disk]++;
+        reasons[disk] = why;
     }
 
     /** The store is closing: errors from channels it closes are not disk failures. */
@@ -137,7 +160,10 @@ final class DiskHealth {
         return b.toString();
     }
 
-    /** Adds each disk's path, state and reason, and the full-file-system refusals, to a stats map (lock held). */
+    /**
+     * Adds each disk's path, state, reason, times taken back and failed probes, the disks taken back in all, and the
+     * full-file-system refusals, to a stats map (lock held).
+     */
     void describe(Map<String, Object> extra) {
         for (int d = 0; d < dirs.length; d++) {
             extra.put("disk." + d + ".path", dirs[d].toString());
@@ -145,7 +171,14 @@ final class DiskHealth {
             if (reasons[d] != null) {
                 extra.put("disk." + d + ".reason", reasons[d]);
             }
+            extra.put("disk." + d + ".takenBack", takenBack[d]);
+            extra.put("disk." + d + ".probesFailed", probesFailed[d]);
         }
+        long back = 0;
+        for (long n : takenBack) {
+            back += n;
+        }
+        extra.put("disksTakenBack", back);
         extra.put("fileSystemFullRefusals", fullRefusals.sum());
     }
 }

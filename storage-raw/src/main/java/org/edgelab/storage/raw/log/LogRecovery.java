@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -80,19 +81,31 @@ final class LogRecovery {
         }
     }
 
-    private void checkLayout(int d) throws IOException {
-        Path file = disks.dir(d).resolve(LAYOUT);
+    /** What disk {@code d}'s layout file says when it belongs to this store. */
+    static Properties expectedLayout(RawLogConfig config, int segments, int diskCount, int d) {
         Properties expected = new Properties();
         expected.setProperty("format", "1");
         expected.setProperty("segment-size", Long.toString(config.segmentSize()));
-        expected.setProperty("segments", Integer.toString(slots.count()));
-        expected.setProperty("disks", Integer.toString(disks.count()));
+        expected.setProperty("segments", Integer.toString(segments));
+        expected.setProperty("disks", Integer.toString(diskCount));
         expected.setProperty("disk", Integer.toString(d));
+        return expected;
+    }
+
+    /** Reads the layout file of the disk at {@code dir}; fails if there is none or it cannot be read. */
+    static Properties readLayout(Path dir) throws IOException {
+        Properties found = new Properties();
+        try (var in = Files.newInputStream(dir.resolve(LAYOUT))) {
+            found.load(in);
+        }
+        return found;
+    }
+
+    private void checkLayout(int d) throws IOException {
+        Path file = disks.dir(d).resolve(LAYOUT);
+        Properties expected = expectedLayout(config, slots.count(), disks.count(), d);
         if (Files.exists(file)) {
-            Properties found = new Properties();
-            try (var in = Files.newInputStream(file)) {
-                found.load(in);
-            }
+            Properties found = readLayout(disks.dir(d));
             if (!found.equals(expected)) {
                 throw new IllegalArgumentException("raw-log disk " + disks.dir(d) + " was formatted as " + found
                         + " but is opened as " + expected + "; reopen with the original disks, capacity and"
@@ -101,10 +114,21 @@ final class LogRecovery {
             return;
         }
         Path tmp = disks.dir(d).resolve(LAYOUT + ".tmp");
-        try (var out = Files.newOutputStream(tmp)) {
-            expected.store(out, "raw-log disk layout; do not edit");
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            expected.store(bytes, "raw-log disk layout; do not edit");
+            ByteBuffer b = ByteBuffer.wrap(bytes.toByteArray());
+            while (b.hasRemaining()) {
+                out.write(b);
+            }
+            out.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        // durable at once: a disk that fails and heals is known by its layout file (DiskReturn's probe)
+        try (FileChannel directory = FileChannel.open(disks.dir(d), StandardOpenOption.READ)) {
+            directory.force(true);
+        }
     }
 
     /** Rebuilds the index and the slots' states from the newest checkpoint and the log after it. */

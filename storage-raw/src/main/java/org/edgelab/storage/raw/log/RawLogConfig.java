@@ -21,9 +21,10 @@ import org.edgelab.units.Durations;
  * @param checkpointIntervalMillis how often the index is checkpointed; 0 only at close
  * @param directIo                 whether body extents are written with O_DIRECT (where supported)
  * @param readAhead                whether the kernel reads ahead in segment files once the store is open
+ * @param diskProbeIntervalMillis  how often an OFFLINE disk is probed to be taken back; 0 never (until the next open)
  */
 record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Policy policy, SyncMode sync,
-                    long checkpointIntervalMillis, boolean directIo, ReadAhead readAhead) {
+                    long checkpointIntervalMillis, boolean directIo, ReadAhead readAhead, long diskProbeIntervalMillis) {
 
     /** Eviction of a reclaimed segment. */
     enum Policy {
@@ -73,7 +74,14 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
             new Setting("direct-io", "false",
                     "true: write bodies with O_DIRECT from aligned buffers, bypassing the page cache (falls back to"
                             + " buffered writes, with a warning, where the file system refuses O_DIRECT)"),
-            ReadAhead.SETTING);
+            ReadAhead.SETTING,
+            new Setting("disk-probe-interval", "1s",
+                    "how often a disk that failed (OFFLINE) is probed: once its directory answers again (its layout"
+                            + " file read, a small file written, forced and read back) it is taken back empty; 0 = never"
+                            + " while the store runs"));
+
+    /** The default {@code disk-probe-interval}. */
+    static final long DEFAULT_DISK_PROBE_MILLIS = 1000;
 
     RawLogConfig {
         disks = List.copyOf(disks);
@@ -98,6 +106,22 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         if (checkpointIntervalMillis < 0) {
             throw new IllegalArgumentException("checkpoint-interval cannot be negative");
         }
+        if (diskProbeIntervalMillis < 0) {
+            throw new IllegalArgumentException("disk-probe-interval cannot be negative");
+        }
+    }
+
+    /** Settings with the default {@code disk-probe-interval=1s}. */
+    RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Policy policy, SyncMode sync,
+                 long checkpointIntervalMillis, boolean directIo, ReadAhead readAhead) {
+        this(disks, capacityBytes, segmentSize, policy, sync, checkpointIntervalMillis, directIo, readAhead,
+                DEFAULT_DISK_PROBE_MILLIS);
+    }
+
+    /** Returns these settings with {@code disk-probe-interval} set to {@code millis}. */
+    RawLogConfig withDiskProbeIntervalMillis(long millis) {
+        return new RawLogConfig(disks, capacityBytes, segmentSize, policy, sync, checkpointIntervalMillis, directIo,
+                readAhead, millis);
     }
 
     /** Settings with the default {@code read-ahead=off}. */
@@ -132,7 +156,8 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         long interval = millis("checkpoint-interval", settings.string("checkpoint-interval", "30s"));
         boolean directIo = settings.bool("direct-io", false);
         ReadAhead readAhead = ReadAhead.parse(settings.string("read-ahead", "off"));
-        return new RawLogConfig(disks, capacity, segment, policy, sync, interval, directIo, readAhead);
+        long probe = millis("disk-probe-interval", settings.string("disk-probe-interval", "1s"));
+        return new RawLogConfig(disks, capacity, segment, policy, sync, interval, directIo, readAhead, probe);
     }
 
     private static <E extends Enum<E>> E choice(String name, String value, Class<E> type) {

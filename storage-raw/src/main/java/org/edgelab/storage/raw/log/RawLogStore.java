@@ -71,7 +71,10 @@ import org.edgelab.units.ByteSize;
  * <p><b>Disks.</b> An I/O error on a disk marks it FAILING: its objects become misses and it takes
  * no more writes; once no reader pins it, its files are closed and it is OFFLINE. A full file
  * system is not a failed disk: the write is refused ({@code StorageFullException}), the disk stays
- * ONLINE and every stored object stays readable (see {@link DiskHealth}).
+ * ONLINE and every stored object stays readable (see {@link DiskHealth}). An OFFLINE disk is probed every
+ * {@code disk-probe-interval} and taken back, empty, once it answers ({@link DiskReturn} says how and why empty);
+ * {@code disk.N.takenBack} and {@code disksTakenBack} count it, {@code disk.N.objectsCommitted} shows it storing
+ * objects again.
  *
  * <p><b>Parts.</b> This class coordinates: the slots and appends are {@link SegmentSlots} (over
  * one {@link Segment} per slot), what a reclaim does to objects is {@link SegmentEviction}, disk
@@ -96,6 +99,9 @@ final class RawLogStore implements ObjectStore {
     private final SegmentSlots slots;
     private final SegmentEviction eviction;
     private final Checkpointer checkpointer;
+    private final DiskReturn diskReturn;
+    /** Objects committed with their commit record on each disk: shows when a disk taken back stores objects again. */
+    private final LongAdder[] committedOnDisk;
     private final LogWriter.Limits limits;
     private final LogWriter.Appender appender = new StoreAppender();
     private DirectIo direct = DirectIo.off();
@@ -104,13 +110,18 @@ final class RawLogStore implements ObjectStore {
     private LogRecovery.Result recovery = new LogRecovery.Result("", 0);
     private volatile boolean closed;
 
-    private RawLogStore(String engineName, RawLogConfig config) {
+    private RawLogStore(String engineName, RawLogConfig config, SegmentChannels opener) {
         this.engineName = engineName;
         this.config = config;
         this.disks = new DiskHealth(config.disks(), lock);
         this.slots = new SegmentSlots(config.segmentCount(), config.segmentSize(), disks, lock);
         this.eviction = new SegmentEviction(config.policy(), index, slots, counters);
         this.checkpointer = new Checkpointer(config, lock, index, slots, disks);
+        this.diskReturn = new DiskReturn(config, lock, slots, disks, opener, () -> closed);
+        this.committedOnDisk = new LongAdder[disks.count()];
+        for (int d = 0; d < committedOnDisk.length; d++) {
+            committedOnDisk[d] = new LongAdder();
+        }
         this.limits = new LogWriter.Limits(slots.maxObjectBytes(), slots.maxExtentBytes(),
                 config.sync() == RawLogConfig.SyncMode.COMMIT);
         disks.listener(this::diskFailed);
@@ -119,7 +130,7 @@ final class RawLogStore implements ObjectStore {
 
     /** Opens (or creates) the store: disks, segment headers, checkpoint, then a scan of the log after it. */
     static RawLogStore open(String engineName, RawLogConfig config, SegmentChannels opener) throws IOException {
-        RawLogStore store = new RawLogStore(engineName, config);
+        RawLogStore store = new RawLogStore(engineName, config, opener);
         try {
             LogRecovery recovery = new LogRecovery(config, store.slots, store.disks, store.index);
             recovery.openDisks(opener);
@@ -132,6 +143,7 @@ final class RawLogStore implements ObjectStore {
             }
             store.direct = DirectIo.open(config, store.slots, store.disks);
             store.slots.direct(store.direct);
+            store.diskReturn.direct(store.direct);
             store.recovery = recovery.recover();
             // Recovery scans the log in order with the kernel's read-ahead; serving reads at random without it.
             for (Segment s : store.slots.all()) {
@@ -142,9 +154,11 @@ final class RawLogStore implements ObjectStore {
         } catch (IOException | RuntimeException e) {
             store.slots.closeAll();
             store.checkpointer.abandon();
+            store.diskReturn.stop();
             throw e;
         }
         store.checkpointer.start();
+        store.diskReturn.start();
         return store;
     }
 
@@ -307,6 +321,9 @@ final class RawLogStore implements ObjectStore {
         lock.lock();
         try {
             disks.describe(extra);
+            for (int d = 0; d < committedOnDisk.length; d++) {
+                extra.put("disk." + d + ".objectsCommitted", committedOnDisk[d].sum());
+            }
             extra.put("segments", slots.count());
             extra.put("segmentSize", config.segmentSize());
             extra.put("segmentsFree", slots.freeCount());
@@ -336,6 +353,7 @@ final class RawLogStore implements ObjectStore {
             return;
         }
         closed = true;
+        diskReturn.stop();
         checkpointer.stop();
         try {
             checkpointer.checkpoint();
@@ -352,6 +370,11 @@ final class RawLogStore implements ObjectStore {
                 lock.unlock();
             }
         }
+    }
+
+    /** Probes the OFFLINE disks now and takes back those that answer; returns how many (tests; the store probes every disk-probe-interval). */
+    int probeDisksNow() {
+        return diskReturn.probeNow();
     }
 
     /** Writes a checkpoint now (tests; the store also writes them periodically and at close). */
@@ -456,6 +479,7 @@ final class RawLogStore implements ObjectStore {
                 holderPins);
         requireExtentsLive(record); // a disk may have failed while appending
         int slot = (int) placed[0];
+        committedOnDisk[slots.get(slot).disk].increment();
         long generation = slots.get(slot).generation();
         long span = generation - record.lowestGeneration(generation);
         if (span > LogIndex.MAX_SPAN) {

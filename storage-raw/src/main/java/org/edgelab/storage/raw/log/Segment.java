@@ -109,6 +109,13 @@ final class Segment {
         vacated = true;
     }
 
+    /** The slot's disk was taken back empty: FREE, holding no generation. */
+    void revive() {
+        state = SlotState.FREE;
+        generation = 0;
+        vacated = true;
+    }
+
     void kill() {
         state = SlotState.DEAD;
     }

@@ -207,7 +207,7 @@ final class SegmentSlots {
         nextGeneration = Math.max(nextGeneration, next);
         for (Segment s : segments) {
             if (s.state() == SlotState.FREE) {
-                free.addLast(s);
+                toFree(s);
             }
         }
     }
@@ -378,6 +378,9 @@ final class SegmentSlots {
             }
             Segment s = takeFree(fullDisks);
             if (s == null) {
+                if (refused == null) {
+                    continue; // the reclaimed slot's disk failed meanwhile: reclaim another (or find no disk left)
+                }
                 throw refused; // every free slot is on a full file system
             }
             long generation = nextGeneration++;
@@ -387,7 +390,9 @@ final class SegmentSlots {
                 }
                 s.write(RecordFormat.segmentHeader(s.slot, generation, segmentSize), 0);
             } catch (StorageFullException e) {
-                free.addFirst(s);
+                if (disks.online(s.disk)) {
+                    free.addFirst(s);
+                }
                 if (fullDisks == null) {
                     fullDisks = new boolean[disks.count()];
                 }
@@ -455,17 +460,40 @@ final class SegmentSlots {
                     + " segments holding data are pinned by open readers or writers");
         }
         reclaimer.reclaiming(victim, mayCopyForward && active != null);
+        if (victim.state() == SlotState.DEAD || !disks.online(victim.disk)) {
+            return; // its disk failed while its objects were handled (a copy's read): the slot stays out with it
+        }
         victim.free();
         try {
             victim.write(ByteBuffer.allocate(RecordFormat.SEGMENT_HEADER_BYTES), 0);
-            free.addLast(victim);
-            punchLater(victim);
+            toFree(victim);
+        } catch (StorageFullException e) {
+            toFree(victim); // not cleared for want of room: the next activation rewrites the header anyway
         } catch (StorageException e) {
-            if (victim.state() == SlotState.FREE) {
-                free.addLast(victim); // not cleared for want of room: the next activation rewrites the header anyway
-                punchLater(victim);
-            }
+            // the disk failed: DiskHealth took it out and the slot is DEAD; toFree would refuse it too
         }
+    }
+
+    /**
+     * Queues a FREE slot for activation, unless its disk is not ONLINE: then the slot is DEAD (its disk is out, and
+     * only {@link #takeBack} returns its slots), so that a failed disk's slot never comes back through the free list.
+     */
+    private void toFree(Segment s) {
+        if (s.state() != SlotState.FREE || !disks.online(s.disk)) {
+            if (s.state() != SlotState.DEAD) {
+                s.kill();
+            }
+            return;
+        }
+        if (!free.contains(s)) {
+            free.addLast(s);
+        }
+        punchLater(s);
+    }
+
+    /** Returns whether slot {@code s} is queued for activation (tests). */
+    boolean isQueuedFree(Segment s) {
+        return free.contains(s);
     }
 
     // ---------------------------------------------------------------- pins
@@ -528,6 +556,27 @@ final class SegmentSlots {
                 s.recovered(0);
                 s.kill();
             }
+        }
+    }
+
+    /**
+     * Returns disk {@code d}'s slots to service, empty, once it has been re-opened (see {@link DiskReturn}): each DEAD
+     * slot gets {@code channels[i]} (and {@code directChannels[i]}, null without direct I/O), in slot order of the
+     * disk, holds nothing and is queued FREE. The disk must be ONLINE again (else its slots stay DEAD).
+     */
+    void takeBack(int d, java.nio.channels.FileChannel[] channels, java.nio.channels.FileChannel[] directChannels) {
+        int i = 0;
+        for (Segment s : segments) {
+            if (s.disk != d) {
+                continue;
+            }
+            s.open(channels[i]);
+            if (directChannels[i] != null) {
+                s.openDirect(directChannels[i]);
+            }
+            i++;
+            s.revive();
+            toFree(s);
         }
     }
 

@@ -8,6 +8,6 @@ enum SlotState {
     ACTIVE,
     /** Written and closed to appends; sealed slots are reclaimed oldest first. */
     SEALED,
-    /** On a disk that failed or could not be opened: never used again by this process. */
+    /** On a disk that failed or could not be opened: out until the disk is taken back ({@link DiskReturn}), empty. */
     DEAD
 }

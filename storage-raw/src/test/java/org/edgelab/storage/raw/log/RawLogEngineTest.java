@@ -25,7 +25,7 @@ class RawLogEngineTest {
         assertThat(StorageEngines.names()).contains("raw-log");
         assertThat(StorageEngines.get("raw-log").settings()).extracting(Setting::name)
                 .containsExactly("disks", "capacity", "segment-size", "policy", "sync", "checkpoint-interval", "direct-io",
-                        "read-ahead");
+                        "read-ahead", "disk-probe-interval");
         try (ObjectStore store = StorageEngines.open("raw-log",
                 PluginSettings.of("disks", dir.resolve("a").toString(), "capacity", "64m"))) {
             assertThat(store.engineName()).isEqualTo("raw-log");
@@ -42,6 +42,11 @@ class RawLogEngineTest {
         RawLogConfig c = RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "capacity", "100g"));
         assertThat(c.segmentSize()).isEqualTo(64L << 20);
         assertThat(c.segmentCount()).isEqualTo(1600);
+        assertThat(c.diskProbeIntervalMillis()).as("a failed disk is probed every second by default").isEqualTo(1000);
+        assertThat(RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "disk-probe-interval", "0"))
+                .diskProbeIntervalMillis()).isZero();
+        assertThat(RawLogConfig.from(PluginSettings.of("disks", dir.toString(), "disk-probe-interval", "250ms"))
+                .diskProbeIntervalMillis()).isEqualTo(250);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.edgelab.experiments.process.disk;
+package org.edgelab.storage.disk;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
