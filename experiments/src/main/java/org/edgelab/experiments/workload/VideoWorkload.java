@@ -29,6 +29,9 @@ public final class VideoWorkload implements WorkloadPlugin {
             new Setting("bitrate", "70MB/s", "rate each stream plays, e.g. 70MB/s or 560Mbit/s (report C: ~70 MB/s UHD ProRes 422)"),
             new Setting("fps", "30", "frames per second; a frame is bitrate / fps bytes"),
             new Setting("frames_per_object", "900", "frames in each stream's object before playback wraps around"),
+            new Setting("working_set", null, "a library of this many bytes of stream objects (frames_per_object each) that every"
+                    + " stream plays in turn from a start spread over it, so streams do not re-read a small object of their own"
+                    + " (default: each stream loops over an object of its own)"),
             new Setting("look_ahead_frames", "600", "most complete frames a player keeps ahead of its play head"),
             new Setting("startup_frames", null, "complete frames before playback starts (default: min(look-ahead, min_look_ahead_frames))"),
             new Setting("fetches_per_stream", "4", "concurrent frame fetches (connections) per player"),
@@ -48,9 +51,15 @@ public final class VideoWorkload implements WorkloadPlugin {
      * @param fetchesPerStream      connections per player
      * @param health                the health rule of a step of the search
      * @param streams               streams of the paced matrix load
+     * @param objects               objects of the shared library ({@code working_set}), 0 for an object per stream
      */
     public record Playback(long bitrateBytesPerSecond, int fps, int framesPerObject, int lookAheadFrames,
-                           int startupFrames, int fetchesPerStream, HealthRule health, int streams) {
+                           int startupFrames, int fetchesPerStream, HealthRule health, int streams, int objects) {
+
+        /** Bytes of one stream object. */
+        public long objectBytes() {
+            return frameBytes() * framesPerObject;
+        }
 
         /** Bytes per frame. */
         public long frameBytes() {
@@ -59,7 +68,7 @@ public final class VideoWorkload implements WorkloadPlugin {
 
         /** Applies these settings to a loadgen video configuration. */
         public VideoConfig.Builder apply(VideoConfig.Builder b) {
-            b.bitrateBytesPerSecond(bitrateBytesPerSecond).fps(fps).framesPerObject(framesPerObject)
+            b.bitrateBytesPerSecond(bitrateBytesPerSecond).fps(fps).framesPerObject(framesPerObject).objects(objects)
                     .lookAheadFrames(lookAheadFrames).fetchesPerStream(fetchesPerStream).health(health);
             if (startupFrames > 0) {
                 b.startupFrames(startupFrames);
@@ -109,8 +118,23 @@ public final class VideoWorkload implements WorkloadPlugin {
             throw new SettingException("max_prefetch_p99", "must be more than 0");
         }
         HealthRule health = new HealthRule(p99, minLookAhead, s.integer("max_dropped_frames", 0, 0, Integer.MAX_VALUE));
-        return new Playback(bitrate, fps, s.integer("frames_per_object", 900, 1, 10_000_000), lookAhead, startup,
-                s.integer("fetches_per_stream", 4, 1, 64), health, s.integer("streams", 1, 1, 100_000));
+        int framesPerObject = s.integer("frames_per_object", 900, 1, 10_000_000);
+        int objects = 0;
+        if (s.has("working_set")) {
+            long objectBytes = Math.max(1, bitrate / fps) * framesPerObject;
+            long set = s.bytes("working_set", 0);
+            if (set < objectBytes) {
+                throw new SettingException("working_set", "must hold at least one stream object of " + objectBytes
+                        + " bytes (frames_per_object x frame bytes), got " + set);
+            }
+            long n = (set + objectBytes - 1) / objectBytes;
+            if (n > 1_000_000) {
+                throw new SettingException("working_set", "gives " + n + " stream objects; at most 1000000 (raise frames_per_object)");
+            }
+            objects = (int) n;
+        }
+        return new Playback(bitrate, fps, framesPerObject, lookAhead, startup,
+                s.integer("fetches_per_stream", 4, 1, 64), health, s.integer("streams", 1, 1, 100_000), objects);
     }
 
     @Override
@@ -133,7 +157,7 @@ public final class VideoWorkload implements WorkloadPlugin {
             return (ticket, slot) -> {
                 long stream = ticket % p.streams();
                 long frame = ticket / p.streams();
-                String id = namespace + "v" + stream;
+                String id = namespace + "v" + VideoConfig.objectOf(p.objects(), p.framesPerObject(), stream, frame);
                 long offset = (frame % p.framesPerObject()) * frameBytes;
                 slot.range(SyntheticPaths.path(id, objectSize), id, objectSize, offset, offset + frameBytes - 1);
             };

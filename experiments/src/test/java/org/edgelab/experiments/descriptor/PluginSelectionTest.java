@@ -172,18 +172,31 @@ class PluginSelectionTest {
     }
 
     @Test
-    void builtinVideoStreamsSearchesEveryBuildAndItsQuickVariantSaysItIsScaled() {
+    void builtinVideoStreamsIsStorageBoundVariesBypassAndReadAheadAndItsQuickVariantSaysItIsScaled() {
+        for (boolean quickVariant : new boolean[] {false, true}) {
+            Descriptor d = DescriptorLoader.load("video-streams", quickVariant);
+            assertThat(d.kind()).isEqualTo("video-streams");
+            assertThat(d.target()).as("a target that bounds the server's memory").isEqualTo("process");
+            long memory = d.hardware().memoryBytes();
+            assertThat(memory).isPositive();
+            assertThat(org.edgelab.units.ByteSize.parse(d.load().workloadSettings().get("working_set")))
+                    .as("a library at least 4x the server's memory").isGreaterThanOrEqualTo(4 * memory);
+            assertThat(d.settings()).containsEntry("search", "bracket").containsEntry("max_streams", "1024");
+            assertThat(d.load().workloadSettings()).containsEntry("bitrate", "1MB").containsEntry("min_look_ahead_frames", "300")
+                    .containsEntry("max_prefetch_p99", "30ms").containsEntry("look_ahead_frames", "600");
+            ServerBuild baseline = d.servers().get(0);
+            assertThat(baseline.settings()).doesNotContainKeys("bypass-sequential", "disk.read-ahead");
+            assertThat(d.servers()).anySatisfy(b -> assertThat(b.settings()).containsEntry("bypass-sequential", "true")
+                    .doesNotContainKey("disk.read-ahead"));
+            assertThat(d.servers()).anySatisfy(b -> assertThat(b.settings()).containsEntry("disk.read-ahead", "kernel")
+                    .doesNotContainKey("bypass-sequential"));
+        }
         Descriptor full = DescriptorLoader.load("video-streams", false);
-        assertThat(full.kind()).isEqualTo("video-streams");
         assertThat(full.servers()).extracting(ServerBuild::name)
-                .contains("tiered", "tiered-bypass-readahead", "raw-log", "memory");
-        assertThat(full.load().workloadSettings()).containsEntry("bitrate", "70MB").containsEntry("min_look_ahead_frames", "300")
-                .containsEntry("max_prefetch_p99", "30ms");
+                .containsExactly("tiered", "tiered-bypass", "tiered-readahead", "tiered-bypass-readahead", "raw-log", "raw-log-readahead");
         Descriptor quick = DescriptorLoader.load("video-streams", true);
-        assertThat(quick.servers()).hasSize(4);
-        assertThat(quick.load().workloadSettings().get("bitrate")).isEqualTo("1MB");
-        assertThat(quick.sourceText()).contains("SCALED DOWN");
-        assertThat(quick.load().workloadSettings()).containsEntry("look_ahead_frames", "600");
+        assertThat(quick.servers()).extracting(ServerBuild::name).containsExactly("tiered", "tiered-bypass", "tiered-readahead");
+        assertThat(quick.sourceText()).contains("SCALED");
         assertThat(VideoStreamsExperiment.scalingNote(1_000_000)).contains("SCALED").contains("1/70");
     }
 }

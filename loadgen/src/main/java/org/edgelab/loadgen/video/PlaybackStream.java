@@ -15,7 +15,8 @@ import org.edgelab.loadgen.workload.RequestSlot;
 import org.edgelab.origin.content.SyntheticPaths;
 
 /**
- * One playback stream: fetches consecutive frames of its object as byte ranges over a few connections,
+ * One playback stream: fetches consecutive frames of its object (or of the library's objects in turn,
+ * {@link VideoConfig#objects()}) as byte ranges over a few connections,
  * keeping at most the look-ahead window ahead of the play head; once the startup frames are complete
  * the play head advances one frame per 1/fps, and a frame not complete when due is dropped (a run of
  * dropped frames is one stall). Each tick samples the frames complete ahead of the play head.
@@ -26,8 +27,8 @@ final class PlaybackStream implements FetchDriver {
     private final VideoConfig config;
     private final VideoLoopMetrics metrics;
     private final EventLoop loop;
-    private final String id;
-    private final String path;
+    private final int index;
+    private final String pathPrefix;
     private final long objectSize;
     private final long frameBytes;
     private final boolean[] complete;
@@ -48,10 +49,10 @@ final class PlaybackStream implements FetchDriver {
         this.config = config;
         this.metrics = metrics;
         this.loop = loop;
-        this.id = config.namespace() + index;
+        this.index = index;
+        this.pathPrefix = pathPrefix;
         this.frameBytes = config.frameBytes();
         this.objectSize = frameBytes * config.framesPerObject();
-        this.path = pathPrefix + SyntheticPaths.path(id, objectSize);
         this.complete = new boolean[config.lookAheadFrames() + config.fetchesPerStream() + 2];
         this.warmLookAhead = Math.max(1, config.lookAheadFrames() - config.fetchesPerStream());
         for (int i = 0; i < config.fetchesPerStream(); i++) {
@@ -84,7 +85,8 @@ final class PlaybackStream implements FetchDriver {
             frame = nextFetch++;
         }
         long offset = (frame % config.framesPerObject()) * frameBytes;
-        slot.range(path, id, objectSize, offset, offset + frameBytes - 1);
+        String id = config.namespace() + config.objectOf(index, frame);
+        slot.range(pathPrefix + SyntheticPaths.path(id, objectSize), id, objectSize, offset, offset + frameBytes - 1);
         return frame;
     }
 

@@ -3,21 +3,58 @@ package org.edgelab.loadgen.video;
 import java.time.Duration;
 
 /**
- * How the stream-count search proceeds: start with {@code initialStreams}, and after each healthy step add
- * {@code step} streams, up to {@code maxStreams}; each step waits {@code warmUp} (unmeasured, for new
- * streams to fill their look-ahead) and then measures for {@code measure}.
+ * How the stream-count search proceeds ({@link StreamSearch}): {@link Growth#LINEAR} starts with {@code initialStreams}
+ * and after each healthy step adds {@code step} streams, stopping at the first unhealthy one; {@link Growth#BRACKET}
+ * doubles from {@code initialStreams} until a step is unhealthy and then bisects between the highest healthy and the
+ * lowest unhealthy count until they are at most {@code resolution} apart. Both stop at {@code maxStreams}, a bound the
+ * caller states (a search that is still healthy there says so rather than guessing beyond it). Each step waits up to
+ * {@code warmUp} (unmeasured; it ends early once every stream has filled its look-ahead) and then measures for
+ * {@code measure}.
  *
  * <p>Immutable and thread-safe.
  */
-public record SearchPlan(int initialStreams, int step, int maxStreams, Duration warmUp, Duration measure) {
+public record SearchPlan(Growth growth, int initialStreams, int step, int maxStreams, int resolution, Duration warmUp,
+                         Duration measure) {
+
+    /** How the next stream count is chosen. */
+    public enum Growth {
+        /** {@code +step} per healthy step; the first unhealthy step ends the search. */
+        LINEAR,
+        /** Doubling until unhealthy, then bisection down to {@code resolution} streams. */
+        BRACKET
+    }
+
     /** Validates the counts and durations. */
     public SearchPlan {
-        if (initialStreams < 1 || step < 1 || maxStreams < initialStreams) {
-            throw new IllegalArgumentException("the search needs initial >= 1, step >= 1 and max >= initial streams, got "
-                    + initialStreams + ", " + step + ", " + maxStreams);
+        if (growth == null) {
+            throw new IllegalArgumentException("the search needs a growth (linear or bracket)");
+        }
+        if (initialStreams < 1 || step < 1 || resolution < 1 || maxStreams < initialStreams) {
+            throw new IllegalArgumentException("the search needs initial >= 1, step >= 1, resolution >= 1 and max >= initial"
+                    + " streams, got " + initialStreams + ", " + step + ", " + resolution + ", " + maxStreams);
         }
         if (warmUp == null || warmUp.isNegative() || measure == null || measure.isNegative() || measure.isZero()) {
             throw new IllegalArgumentException("the search needs a warm-up >= 0 and a measurement > 0");
         }
+    }
+
+    /** A {@link Growth#LINEAR} search: {@code initialStreams}, {@code +step} per healthy step, up to {@code maxStreams}. */
+    public SearchPlan(int initialStreams, int step, int maxStreams, Duration warmUp, Duration measure) {
+        this(Growth.LINEAR, initialStreams, step, maxStreams, 1, warmUp, measure);
+    }
+
+    /** A {@link Growth#BRACKET} search from {@code initialStreams} up to {@code maxStreams}, bisected to {@code resolution}. */
+    public static SearchPlan bracket(int initialStreams, int maxStreams, int resolution, Duration warmUp, Duration measure) {
+        return new SearchPlan(Growth.BRACKET, initialStreams, 1, maxStreams, resolution, warmUp, measure);
+    }
+
+    /** One line saying how the counts are chosen. */
+    public String describe() {
+        return growth == Growth.LINEAR
+                ? String.format(java.util.Locale.ROOT, "linear: %d streams, +%d per healthy step up to %d, stopping at the"
+                        + " first unhealthy step", initialStreams, step, maxStreams)
+                : String.format(java.util.Locale.ROOT, "bracket: %d streams, doubled while healthy (at most %d), then bisected"
+                        + " between the highest healthy and the lowest unhealthy count until they are at most %d apart",
+                        initialStreams, maxStreams, resolution);
     }
 }

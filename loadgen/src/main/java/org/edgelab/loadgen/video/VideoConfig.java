@@ -26,6 +26,7 @@ public final class VideoConfig {
     private final int startupFrames;
     private final int fetchesPerStream;
     private final int framesPerObject;
+    private final int objects;
     private final Duration duration;
     private final Duration timeout;
     private final LinkEmulation link;
@@ -43,6 +44,7 @@ public final class VideoConfig {
         this.startupFrames = b.startupFrames < 0 ? Math.min(b.lookAheadFrames, Math.max(1, b.health.minLookAheadFrames())) : b.startupFrames;
         this.fetchesPerStream = b.fetchesPerStream;
         this.framesPerObject = b.framesPerObject;
+        this.objects = b.objects;
         this.duration = b.duration;
         this.timeout = b.timeout;
         this.link = b.link;
@@ -106,6 +108,30 @@ public final class VideoConfig {
         return framesPerObject;
     }
 
+    /**
+     * The shared library of stream objects ({@code namespace + k}, k below this) every stream plays in turn, from a
+     * start spread over the library by its index, moving to the next object at each object's end; 0 (the default):
+     * stream i loops over an object of its own, {@code namespace + i}.
+     */
+    public int objects() {
+        return objects;
+    }
+
+    /** The object stream {@code index} plays at its frame {@code frame} ({@link #objects()}). */
+    public long objectOf(int index, long frame) {
+        return objectOf(objects, framesPerObject, index, frame);
+    }
+
+    /** {@link #objectOf(int, long)} for a library of {@code objects} objects of {@code framesPerObject} frames. */
+    public static long objectOf(int objects, int framesPerObject, long index, long frame) {
+        if (objects == 0) {
+            return index;
+        }
+        // a Weyl sequence: any number of streams start spread about evenly over the library
+        long start = (long) Math.floor(((index * 0.6180339887498949) % 1.0) * objects);
+        return (start + frame / framesPerObject) % objects;
+    }
+
     /** Length of a plain run. */
     public Duration duration() {
         return duration;
@@ -139,8 +165,9 @@ public final class VideoConfig {
     /** A one-line description. */
     public String describe() {
         return String.format(Locale.ROOT, "%d streams at %.1f MB/s, %d fps (%d-byte frames), look-ahead %d frames, "
-                        + "startup %d frames, %d fetches per stream, link %s", streams, bitrateBytesPerSecond / 1e6, fps,
-                frameBytes(), lookAheadFrames, startupFrames, fetchesPerStream, link.describe());
+                        + "startup %d frames, %d fetches per stream, %s, link %s", streams, bitrateBytesPerSecond / 1e6, fps,
+                frameBytes(), lookAheadFrames, startupFrames, fetchesPerStream, objects == 0 ? "an object per stream"
+                        : "a library of " + objects + " objects played in turn", link.describe());
     }
 
     /** Builds a {@link VideoConfig}; not thread-safe; setters validate at once. */
@@ -154,6 +181,7 @@ public final class VideoConfig {
         private int startupFrames = -1;
         private int fetchesPerStream = 4;
         private int framesPerObject = 900;
+        private int objects;
         private Duration duration = Duration.ofSeconds(10);
         private Duration timeout = Duration.ofSeconds(5);
         private LinkEmulation link = LinkEmulation.NONE;
@@ -223,6 +251,15 @@ public final class VideoConfig {
         }
 
         /** Frames per object before playback wraps around (>= 1). */
+        /** A shared library of {@code objects} stream objects (0: one object per stream); see {@link VideoConfig#objects()}. */
+        public Builder objects(int objects) {
+            if (objects < 0) {
+                throw new IllegalArgumentException("objects must be >= 0, got " + objects);
+            }
+            this.objects = objects;
+            return this;
+        }
+
         public Builder framesPerObject(int frames) {
             this.framesPerObject = positive(frames, "frames per object");
             return this;

@@ -19,8 +19,9 @@ import org.edgelab.transport.Transport;
 import org.edgelab.loadgen.measure.Counters;
 
 /**
- * Runs playback streams on a group of event loops; streams can be added while others play, and
- * {@link #window()} ends a measurement window and returns what happened in it.
+ * Runs playback streams on a group of event loops; streams can be added and removed while others play (stream
+ * {@code i} always plays object {@code namespace + i}, so a stream removed and added again plays the same object),
+ * and {@link #window()} ends a measurement window and returns what happened in it.
  *
  * <p>Thread-safety: the public methods are called from one controlling thread; streams live on the loops.
  */
@@ -30,6 +31,8 @@ final class VideoEngine implements AutoCloseable {
     private final List<EventLoop> loops = new ArrayList<>();
     private final List<VideoLoopMetrics> metrics = new ArrayList<>();
     private final List<List<PlaybackStream>> streams = new ArrayList<>();
+    /** The playing streams by index; stream i runs on loop i % loops. */
+    private final List<PlaybackStream> byIndex = new ArrayList<>();
     private final List<ScheduledFuture<?>> sweepers = new ArrayList<>();
     private final Bootstrap template;
     private final HttpConnection.Settings settings;
@@ -78,18 +81,51 @@ final class VideoEngine implements AutoCloseable {
             int index = count++;
             int l = index % loops.size();
             EventLoop loop = loops.get(l);
-            await(loop.submit(() -> {
+            byIndex.add(await(loop.submit(() -> {
                 PlaybackStream s = new PlaybackStream(config, index, metrics.get(l), loop, template, settings, pathPrefix);
                 streams.get(l).add(s);
                 s.start();
+                return s;
+            })));
+        }
+    }
+
+    /** Stops the streams of the highest indices until {@code n} play (their unfinished frames are not errors). */
+    void removeStreams(int n) throws InterruptedException {
+        while (count > n) {
+            int index = --count;
+            int l = index % loops.size();
+            PlaybackStream s = byIndex.remove(index);
+            await(loops.get(l).submit(() -> {
+                s.stop();
+                streams.get(l).remove(s);
                 return null;
             }));
         }
     }
 
-    /** Streams started so far. */
+    /** Adds or removes streams until {@code n} play. */
+    void setStreams(int n) throws InterruptedException {
+        if (n > count) {
+            addStreams(n - count);
+        } else {
+            removeStreams(n);
+        }
+    }
+
+    /** Streams playing now. */
     int streams() {
         return count;
+    }
+
+    /** Playing streams that have filled their look-ahead since they started. */
+    int warmedStreams() throws InterruptedException {
+        int warmed = 0;
+        for (int i = 0; i < loops.size(); i++) {
+            List<PlaybackStream> mine = streams.get(i);
+            warmed += await(loops.get(i).submit(() -> (int) mine.stream().filter(PlaybackStream::warmed).count()));
+        }
+        return warmed;
     }
 
     /** Ends the current window and returns its figures; the next window starts now. */

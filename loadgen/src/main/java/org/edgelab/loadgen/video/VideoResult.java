@@ -9,24 +9,40 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.edgelab.loadgen.report.JsonReport;
 
 /**
- * The outcome of a playback run (one window) or a stream-count search (one window per step), with the
- * highest stream count whose window was healthy (0 when none was).
+ * The outcome of a playback run (one window) or a stream-count search (one window per step, in the order measured),
+ * with the highest stream count whose window was healthy below the lowest unhealthy one (0 when none was), that
+ * unhealthy count, and whether the search's maximum was reached still healthy.
  *
  * <p>Immutable and thread-safe.
  */
 public final class VideoResult {
     private final VideoConfig config;
     private final List<VideoPhase> phases;
+    private final OptionalInt firstUnhealthy;
+    private final boolean maxReached;
 
-    VideoResult(VideoConfig config, List<VideoPhase> phases) {
+    VideoResult(VideoConfig config, List<VideoPhase> phases, OptionalInt firstUnhealthy, boolean maxReached) {
         this.config = config;
         this.phases = List.copyOf(phases);
+        this.firstUnhealthy = firstUnhealthy;
+        this.maxReached = maxReached;
+    }
+
+    /** The lowest unhealthy stream count a search measured; empty for a plain run and when every step was healthy. */
+    public OptionalInt firstUnhealthyStreams() {
+        return firstUnhealthy;
+    }
+
+    /** Whether a search measured its maximum and found it healthy: the limit is above what it was allowed to try. */
+    public boolean maxReached() {
+        return maxReached;
     }
 
     /** The configuration that ran. */
@@ -44,11 +60,11 @@ public final class VideoResult {
         return phases.get(phases.size() - 1);
     }
 
-    /** The highest stream count of a healthy window, 0 when none was healthy. */
+    /** The highest stream count of a healthy window below {@link #firstUnhealthyStreams()}, 0 when none was healthy. */
     public int highestHealthyStreams() {
         int best = 0;
         for (VideoPhase p : phases) {
-            if (p.healthy(config.health())) {
+            if (p.healthy(config.health()) && (firstUnhealthy.isEmpty() || p.streams() < firstUnhealthy.getAsInt())) {
                 best = Math.max(best, p.streams());
             }
         }
@@ -68,7 +84,9 @@ public final class VideoResult {
         for (VideoPhase p : phases) {
             out.println("  " + p.describe(config.health()));
         }
-        out.printf(Locale.ROOT, "Highest healthy stream count: %d%n", highestHealthyStreams());
+        out.printf(Locale.ROOT, "Highest healthy stream count: %d%s%n", highestHealthyStreams(), maxReached
+                ? " (the search's maximum, still healthy: the limit is higher)"
+                : firstUnhealthy.isPresent() ? " (unhealthy at " + firstUnhealthy.getAsInt() + ")" : "");
         out.flush();
     }
 
@@ -78,6 +96,8 @@ public final class VideoResult {
         root.put("tool", "edgelab-loadgen video");
         root.put("config", config.describe());
         root.put("highest_healthy_streams", highestHealthyStreams());
+        root.put("first_unhealthy_streams", firstUnhealthy.isPresent() ? firstUnhealthy.getAsInt() : null);
+        root.put("max_reached", maxReached);
         List<Map<String, Object>> list = new ArrayList<>();
         for (VideoPhase p : phases) {
             list.add(p.figures(config.health()));

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -81,6 +83,33 @@ class VideoRunnerTest {
             assertThat(r.highestHealthyStreams()).isBetween(1, 5);
             assertThat(r.last().healthy(RULE)).isFalse();
             assertThat(r.last().streams()).isEqualTo(r.highestHealthyStreams() + 1);
+        }
+    }
+
+    @Test
+    void bracketSearchStopsStreamsToBisectAndEndsOnAMeasuredPair() throws Exception {
+        // the same 1.5 MB/s link: doubling overshoots to 8 streams, bisection stops streams to measure below it
+        try (PacedServer server = new PacedServer(1_500_000)) {
+            List<Integer> measured = new ArrayList<>();
+            VideoResult r = VideoRunner.search(config(server.url()).build(),
+                    SearchPlan.bracket(1, 64, 1, Duration.ofMillis(1500), Duration.ofMillis(1000)), new VideoRunner.StepListener() {
+                        @Override
+                        public void measuring(int streams) {
+                            measured.add(streams);
+                        }
+                    });
+            r.printSummary(System.out);
+            int sustained = r.highestHealthyStreams();
+            assertThat(sustained).isBetween(1, 5);
+            assertThat(r.maxReached()).isFalse();
+            assertThat(r.firstUnhealthyStreams()).hasValue(sustained + 1);
+            assertThat(r.phases()).extracting(VideoPhase::streams).isEqualTo(measured);
+            assertThat(measured).as("a count below an earlier one: streams were stopped").anySatisfy(n ->
+                    assertThat(n).isLessThan(measured.stream().mapToInt(Integer::intValue).max().orElseThrow()));
+            for (VideoPhase p : r.phases()) {
+                assertThat(p.streams() <= sustained == p.healthy(RULE) || p.streams() > sustained + 1)
+                        .as(p.describe(RULE)).isTrue();
+            }
         }
     }
 }

@@ -1,0 +1,83 @@
+package org.edgelab.experiments.video;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.process.cgroup.CgroupHierarchy;
+import org.edgelab.experiments.process.cgroup.CgroupRequirement;
+import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.ResultRow;
+import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.RunResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The stream-count search in the storage-bound regime, for real: raw-log in its own JVM (process target) inside a
+ * 256 MiB memory cgroup, its streams playing a library of 768 MiB (3x the limit, the JVM's own memory included), so
+ * that frames are read from the device; the row gives the device reads of the sustained step's window.
+ */
+class VideoStreamsMemoryBoundTest {
+
+    private static final long LIMIT = 256L << 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMemoryBoundedBuildReadsItsFramesFromTheDeviceAndSaysHowMuch() throws IOException {
+        CgroupHierarchy hierarchy = CgroupRequirement.require();
+        Path file = dir.resolve("bounded-video.yaml");
+        Files.writeString(file, """
+                name: bounded-video
+                kind: video-streams
+                includes: [hardware/local]
+                target: process
+                repetitions: 1
+                hardware: {memory: %d}
+                settings: {initial_streams: 4, max_streams: 8, resolution: 4, step_warm_up: 4s, step_measure: 2s}
+                servers:
+                  - name: raw-log
+                    engine: raw-log
+                    settings: {disks: "${store}", capacity: 1GB}
+                    target_settings: {heap: 64m, io_threads: 4}
+                load:
+                  threads: 1
+                  timeout: 10s
+                  workload:
+                    kind: video
+                    settings: {bitrate: 1MB, fps: 30, frames_per_object: 150, working_set: 768MiB, look_ahead_frames: 60,
+                               min_look_ahead_frames: 30, fetches_per_stream: 2, max_prefetch_p99: 2s}
+                matrix: [server]
+                """.formatted(LIMIT));
+        Descriptor d = DescriptorLoader.load(file.toString(), false);
+        RunResult result = ExperimentKinds.get(d.kind()).run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results"))
+                .withProgress(System.out));
+
+        assertThat(result.complete()).isTrue();
+        ResultRow row = result.rows().get(0);
+        assertThat(row.get("memory_bound")).isEqualTo(hierarchy.version());
+        assertThat(row.number("memory_limit_bytes")).isEqualTo(LIMIT);
+        assertThat(row.number("working_set_bytes")).as("the library: 162 objects of 5 MB").isEqualTo(162 * 4_999_950.0);
+        assertThat(row.number("cgroup_memory_peak_bytes")).isBetween(32.0 * (1 << 20), (double) LIMIT);
+        assertThat(row.get("search")).isEqualTo("bracket");
+        assertThat(row.number("served_bytes")).isPositive();
+        assertThat(row.number("device_read_bytes")).as("frames of a library 3x the limit come from the device").isPositive();
+        assertThat(row.number("device_read_bps")).isPositive();
+        assertThat(row.number("read_amplification"))
+                .isCloseTo(row.number("device_read_bytes") / row.number("served_bytes"), org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(row.number("window_s")).isGreaterThanOrEqualTo(2.0);
+        // raw-log has no memory tier
+        assertThat(row.get("tier_memory_hits")).isEmpty();
+        JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
+        assertThat(manifest.at("/cells/0/memory/bound").asText()).startsWith(hierarchy.version());
+        assertThat(manifest.at("/methods/window_io").asText()).contains("streams_sustained");
+        assertThat(manifest.at("/methods/warm_up").asText()).contains("162 objects of the library");
+    }
+}
