@@ -17,18 +17,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.process.disk.CellDisks;
 import org.edgelab.storage.disk.FileSystemShutdown;
+import org.edgelab.experiments.runner.AbstractExperimentPlugin;
 import org.edgelab.experiments.runner.CellLoop;
-import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
+import org.edgelab.experiments.runner.KindChecks;
+import org.edgelab.experiments.runner.LoadColumns;
 import org.edgelab.experiments.runner.Manifest;
 import org.edgelab.experiments.runner.ResultRow;
-import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
@@ -45,7 +45,6 @@ import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.IntervalListener;
-import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
@@ -80,7 +79,7 @@ import org.edgelab.units.Durations;
  * per event at its instant ({@code disk-fails}, {@code disk-heals}, {@code disk-mounted}, {@code disk-online},
  * {@code disk-first-store}). Stateless and thread-safe; each run is independent.
  */
-public final class DiskFailureExperiment implements ExperimentPlugin {
+public final class DiskFailureExperiment extends AbstractExperimentPlugin {
 
     /** The phase names, as in the {@code phases} setting and the {@code phase} column. */
     public static final String FAILURE = "disk-failure";
@@ -118,19 +117,9 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             new Setting("full_duration", "same", "the longest the full-fs phase's load runs (same: load.duration); it ends"
                     + " sooner once it has sent twice as many requests as full_working_set has objects"));
 
-    @Override
-    public String name() {
-        return "disk-failure";
-    }
-
-    @Override
-    public String description() {
-        return "a store over several file systems, one failed for real under load and healed; a file system too small for the store";
-    }
-
-    @Override
-    public List<Setting> settings() {
-        return SETTINGS;
+    public DiskFailureExperiment() {
+        super("disk-failure", "a store over several file systems, one failed for real under load and healed; a file system too small for the store",
+                SETTINGS);
     }
 
     /** The checked settings. */
@@ -182,28 +171,16 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
 
     @Override
     public void validate(Descriptor d) {
-        if (!d.load().workloadKind().equals(WorkloadPlugins.DEFAULT)) {
-            throw new SettingException("/load/workload/kind", "the disk-failure experiment runs report A's object load:"
-                    + " workload kind 'objects', got '" + d.load().workloadKind() + "'");
-        }
+        KindChecks.workload(d, name(), WorkloadPlugins.DEFAULT, "runs report A's object load: workload kind 'objects'");
         for (String dim : d.matrix()) {
             if (!List.of("server", "object_size", "connections").contains(dim)) {
                 throw new SettingException("/matrix", "the disk-failure experiment crosses server, object_size and"
                         + " connections only, got " + d.matrix());
             }
         }
-        if (!d.load().clients().equals(List.of(ClientChoice.LOADGEN))) {
-            throw new SettingException("/load/client", "the disk-failure experiment counts errors by class with loadgen,"
-                    + " which verifies every byte; remove load.client");
-        }
-        if (d.load().rate() != null) {
-            throw new SettingException("/load/rate", "the disk-failure experiment runs closed loop; remove rate");
-        }
-        for (Descriptor.Link link : d.load().links()) {
-            if (!link.isNone()) {
-                throw new SettingException("/load/links", "the disk-failure experiment runs on loopback; remove links");
-            }
-        }
+        KindChecks.loadgenOnly(d, name(), "counts errors by class with loadgen, which verifies every byte");
+        KindChecks.closedLoop(d, name(), "runs closed loop");
+        KindChecks.loopbackOnly(d, name());
         plan(PluginSettings.of(d.settings()), d.load().duration());
     }
 
@@ -241,18 +218,15 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
         out.flush();
     }
 
-    private static String dash(String s) {
-        return s == null || s.isEmpty() ? "-" : s;
-    }
-
     @Override
-    public RunResult run(Descriptor descriptor, RunOptions options) throws IOException {
-        return new Run(descriptor, options, RunFolders.open(descriptor, options)).all();
+    protected RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException {
+        return new Run(descriptor, options, directory).all();
     }
 
     /** One run: its folder, manifest and cells. Confined to the calling thread (and each phase's sampler). */
     private static final class Run {
         private final Descriptor d;
+        private final RunOptions options;
         private final Path directory;
         private final List<Cell> cells;
         private final Plan plan;
@@ -263,6 +237,7 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
 
         Run(Descriptor d, RunOptions options, Path directory) {
             this.d = d;
+            this.options = options;
             this.directory = directory;
             this.cells = MatrixExpander.expand(d);
             this.plan = plan(PluginSettings.of(d.settings()), d.load().duration());
@@ -298,21 +273,12 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
         }
 
         RunResult all() throws IOException {
-            Path csv = directory.resolve("results.csv");
-            Set<String> finished = RunFolders.begin(directory, d);
-            int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
-            manifest.start(finished, false);
             d.notes().forEach(n -> say("note: " + n));
-            Optional<String> noFault = CellDisks.faultUnavailableReason();
-            noFault.ifPresent(r -> say("note: " + r));
-            CellLoop.Outcome outcome = CellLoop.run(cells, finished, manifest, directory, this::say,
-                    cell -> ResultsCsv.append(csv, COLUMNS, cell(cell)));
-            List<String> notes = new ArrayList<>(d.notes());
-            notes.add("fault: " + FileSystemShutdown.METHOD);
-            notes.add("heal: raw-log probes a failed disk every disk-probe-interval (1 s) and takes it back, empty, once it"
-                    + " answers; disk_back says whether the running store did, heal_to_online_s and heal_to_first_store_s how soon");
-            return new RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(), outcome.ran(), resumed,
-                    ResultsCsv.read(csv), notes);
+            CellDisks.faultUnavailableReason().ifPresent(r -> say("note: " + r));
+            return CellLoop.inFolder(d, options, directory, cells, manifest, COLUMNS, this::say, this::cell).withNotes(List.of(
+                    "fault: " + FileSystemShutdown.METHOD,
+                    "heal: raw-log probes a failed disk every disk-probe-interval (1 s) and takes it back, empty, once it"
+                            + " answers; disk_back says whether the running store did, heal_to_online_s and heal_to_first_store_s how soon"));
         }
 
         private List<ResultRow> cell(Cell cell) throws IOException, InterruptedException {
@@ -509,39 +475,17 @@ public final class DiskFailureExperiment implements ExperimentPlugin {
             v.put("object_size_bytes", String.valueOf(cell.objectSize().bytes()));
             v.put("connections", String.valueOf(cell.connections()));
             v.put("file_systems", disks.describe());
-            v.put("requests", String.valueOf(r.counters().completed()));
-            v.put("duration_s", num(r.elapsedSeconds()));
-            v.put("req_per_s", num(r.requestsPerSecond()));
-            v.put("bytes", String.valueOf(r.counters().bytesRead()));
-            v.put("throughput_bps", num(r.throughputBytesPerSecond() * 8));
-            v.put("goodput_bps", num(r.goodputBytesPerSecond() * 8));
-            v.put("hit_ratio_requests", num(r.hitRatio()));
-            v.put("hit_ratio_bytes", num(r.byteHitRatio()));
             // the load generator's columns and latency logs, as every request experiment writes them, so that
-            // ./edgelab report reads a disk-failure run like the others
-            Files.createDirectories(directory.resolve("hlog"));
-            String base = "hlog/" + cell.fileName() + "-r" + rep + "-" + phase;
-            r.writeHlog(directory.resolve(base + ".hlog"), LatencyLog.Kind.TTLB);
-            r.writeHlog(directory.resolve(base + ".ttfb.hlog"), LatencyLog.Kind.TTFB);
-            v.put("hlog", base + ".hlog");
-            v.put("hlog_ttfb", base + ".ttfb.hlog");
+            // ./edgelab report reads a disk-failure run like the others (results.csv keeps those COLUMNS name)
+            v.putAll(LoadColumns.of(r, directory, cell.fileName() + "-r" + rep + "-" + phase));
             v.put("errors", String.valueOf(r.counters().totalErrors()));
-            for (ErrorClass c : ErrorClass.values()) {
-                String column = "errors_" + c.label();
-                if (COLUMNS.contains(column)) {
-                    v.put(column, String.valueOf(r.errors(c)));
-                }
-            }
             v.put("server_hits", s.totalHits() < 0 ? "" : String.valueOf(s.totalHits()));
             v.put("server_misses", s.totalMisses() < 0 ? "" : String.valueOf(s.totalMisses()));
             return v;
         }
 
         private void say(String line) {
-            if (progress != null) {
-                progress.println(line);
-                progress.flush();
-            }
+            DiskFailureExperiment.say(progress, line);
         }
 
         /**

@@ -14,12 +14,11 @@ import java.util.Optional;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
+import org.edgelab.experiments.runner.AbstractExperimentPlugin;
 import org.edgelab.experiments.runner.CellResources;
-import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.Manifest;
 import org.edgelab.experiments.runner.ResultRow;
-import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.edgelab.experiments.runner.SeriesCsv;
@@ -48,7 +47,7 @@ import org.edgelab.units.ByteSize;
  * high-water mark (lmdb); the churned row gives its req/s and TTFB p99 as ratios to the fresh one. Stateless and
  * thread-safe; each run is independent.
  */
-public final class ChurnExperiment implements ExperimentPlugin {
+public final class ChurnExperiment extends AbstractExperimentPlugin {
 
     /** The columns of its results.csv. */
     public static final List<String> COLUMNS = columns();
@@ -69,19 +68,9 @@ public final class ChurnExperiment implements ExperimentPlugin {
         return List.copyOf(c);
     }
 
-    @Override
-    public String name() {
-        return "churn";
-    }
-
-    @Override
-    public String description() {
-        return "write many times the store's capacity of never-seen objects, then the steady state against the same store fresh";
-    }
-
-    @Override
-    public List<Setting> settings() {
-        return SETTINGS;
+    public ChurnExperiment() {
+        super("churn", "write many times the store's capacity of never-seen objects, then the steady state against the same store fresh",
+                SETTINGS);
     }
 
     @Override
@@ -125,9 +114,9 @@ public final class ChurnExperiment implements ExperimentPlugin {
                 "hit %", "write amp", "free in f", "req/s x", "p99 x");
         for (ResultRow r : rows) {
             out.printf(Locale.ROOT, "%-34s %4s %-8s %10s %11s %9s %9s %9s %8s %8s%n", r.get("cell"), r.get("repetition"), r.get("phase"),
-                    EventCell.dash(r.get("req_per_s")), EventCell.dash(r.get("ttfb_p99_ms")), EventCell.pct(r.number("hit_ratio_requests")),
-                    EventCell.dash(r.get("write_amplification")), EventCell.pct(r.number("store_file_free_share")), EventCell.dash(r.get("req_per_s_vs_fresh")),
-                    EventCell.dash(r.get("ttfb_p99_vs_fresh")));
+                    dash(r.get("req_per_s")), dash(r.get("ttfb_p99_ms")), EventCell.pct(r.number("hit_ratio_requests")),
+                    dash(r.get("write_amplification")), EventCell.pct(r.number("store_file_free_share")), dash(r.get("req_per_s_vs_fresh")),
+                    dash(r.get("ttfb_p99_vs_fresh")));
         }
         out.println("churned row: req/s and TTFB p99 as ratios to the fresh store (x); write amp: device bytes written per byte"
                 + " fetched from the origin; free in f: lmdb's free pages below its file's high-water mark");
@@ -135,8 +124,8 @@ public final class ChurnExperiment implements ExperimentPlugin {
     }
 
     @Override
-    public RunResult run(Descriptor descriptor, RunOptions options) throws IOException {
-        return new Run(descriptor, options, RunFolders.open(descriptor, options)).all();
+    protected RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException {
+        return new Run(descriptor, options, directory).all();
     }
 
     /** A workload of {@code count} objects of {@code size} bytes no request has asked for before, ids {@code prefix<n>}. */
@@ -279,7 +268,7 @@ public final class ChurnExperiment implements ExperimentPlugin {
         }
 
         private void say(String line) {
-            EventCell.say(progress, line);
+            ChurnExperiment.say(progress, line);
         }
     }
 }

@@ -4,19 +4,25 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.HdrHistogram.Histogram;
-import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.Settle;
 import org.edgelab.experiments.matrix.Cell;
+import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.CellResources;
 import org.edgelab.experiments.runner.ExperimentRunner;
+import org.edgelab.experiments.runner.KindChecks;
+import org.edgelab.experiments.runner.LoadColumns;
+import org.edgelab.experiments.runner.Manifest;
+import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
+import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.experiments.runner.SeriesCsv;
 import org.edgelab.experiments.runner.SteadyRate;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
@@ -29,7 +35,6 @@ import org.edgelab.loadgen.LoadRunner;
 import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.IntervalListener;
-import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.SettingException;
@@ -73,43 +78,26 @@ final class EventCell implements AutoCloseable {
     /** The rows of one repetition of one cell, its series phases added to {@code series}. */
     @FunctionalInterface
     interface Repetition {
-        List<org.edgelab.experiments.runner.ResultRow> run(Cell cell, int repetition, org.edgelab.experiments.runner.SeriesCsv.Recorder series)
+        List<ResultRow> run(Cell cell, int repetition, SeriesCsv.Recorder series)
                 throws IOException, InterruptedException;
     }
 
     /**
-     * The run-folder steps both event kinds share: the descriptor copied in, the cells already in {@code results.csv}
-     * skipped (a resumed run), every other cell's repetitions run in {@link org.edgelab.experiments.runner.CellLoop}, its
-     * rows (with {@code columns}) and its {@code series.csv} rows written once all its repetitions are done.
+     * The run both event kinds make ({@link CellLoop#inFolder}): the descriptor's notes said, every cell's repetitions
+     * run in turn, its rows (with {@code columns}) and its {@code series.csv} rows written once all its repetitions are done.
      */
-    static org.edgelab.experiments.runner.RunResult runAll(Descriptor d, RunOptions options, Path directory, List<Cell> cells,
-                                                           org.edgelab.experiments.runner.Manifest manifest, List<String> columns,
-                                                           Consumer<String> say, Repetition repetition) throws IOException {
-        Path csv = directory.resolve("results.csv");
-        java.util.Set<String> finished = org.edgelab.experiments.runner.RunFolders.begin(directory, d);
-        int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
-        manifest.start(finished, options.resume() != null);
+    static RunResult runAll(Descriptor d, RunOptions options, Path directory, List<Cell> cells, Manifest manifest,
+                            List<String> columns, Consumer<String> say, Repetition repetition) throws IOException {
         d.notes().forEach(n -> say.accept("note: " + n));
-        org.edgelab.experiments.runner.CellLoop.Outcome outcome = org.edgelab.experiments.runner.CellLoop.run(cells, finished,
-                manifest, directory, say, cell -> {
-                    org.edgelab.experiments.runner.SeriesCsv.Recorder series = new org.edgelab.experiments.runner.SeriesCsv.Recorder(cell.id());
-                    List<org.edgelab.experiments.runner.ResultRow> rows = new java.util.ArrayList<>();
-                    for (int rep = 1; rep <= d.repetitions(); rep++) {
-                        rows.addAll(repetition.run(cell, rep, series));
-                    }
-                    series.write(directory);
-                    org.edgelab.experiments.runner.ResultsCsv.append(csv, columns, rows);
-                });
-        return new org.edgelab.experiments.runner.RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(),
-                outcome.ran(), resumed, org.edgelab.experiments.runner.ResultsCsv.read(csv), d.notes());
-    }
-
-    /** Prints {@code line} to {@code out} (null: nowhere) at once. */
-    static void say(java.io.PrintStream out, String line) {
-        if (out != null) {
-            out.println(line);
-            out.flush();
-        }
+        return CellLoop.inFolder(d, options, directory, cells, manifest, columns, say, cell -> {
+            SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
+            List<ResultRow> rows = new ArrayList<>();
+            for (int rep = 1; rep <= d.repetitions(); rep++) {
+                rows.addAll(repetition.run(cell, rep, series));
+            }
+            series.write(directory);
+            return rows;
+        });
     }
 
     /** A share as a percentage with one decimal, {@code -} for NaN (for the kinds' printed summaries). */
@@ -117,24 +105,11 @@ final class EventCell implements AutoCloseable {
         return Double.isNaN(v) ? "-" : String.format(java.util.Locale.ROOT, "%.1f", v * 100);
     }
 
-    /** {@code s}, or {@code -} when empty. */
-    static String dash(String s) {
-        return s.isEmpty() ? "-" : s;
-    }
-
-    /** The checks every event kind makes of a descriptor: loadgen, the {@code objects} workload, no kernel link, full fetches. */
+    /** The checks every event kind makes of a descriptor: loadgen, the {@code objects} workload, no link, full fetches. */
     static void validate(Descriptor d, String kind) {
-        if (!d.load().workloadKind().equals("objects")) {
-            throw new SettingException("/load/workload/kind", "the " + kind + " experiment runs the 'objects' workload, got '"
-                    + d.load().workloadKind() + "'");
-        }
-        if (!d.load().clients().equals(List.of(ClientChoice.LOADGEN))) {
-            throw new SettingException("/load/client", "the " + kind + " experiment follows loadgen's per-second counters;"
-                    + " remove load.client");
-        }
-        if (d.load().links().stream().anyMatch(l -> !l.isNone())) {
-            throw new SettingException("/load/links", "the " + kind + " experiment runs on loopback; remove load.links");
-        }
+        KindChecks.workload(d, kind, "objects", "runs the 'objects' workload");
+        KindChecks.loadgenOnly(d, kind, "follows loadgen's per-second counters");
+        KindChecks.loopbackOnly(d, kind);
         if (d.load().rangeSizes().stream().anyMatch(r -> r.bytes() != 0)) {
             throw new SettingException("/load/workload/range_sizes", "the " + kind + " experiment fetches whole objects;"
                     + " remove range_sizes");
@@ -272,44 +247,18 @@ final class EventCell implements AutoCloseable {
     }
 
     /**
-     * The columns of a measured load (as the matrix runner names them: requests to hit ratios, latency percentiles,
-     * errors by class) with its TTLB and TTFB interval logs written as {@code hlog/<cell>-r<rep>-<label>.hlog}.
+     * The columns of a measured load ({@link LoadColumns}: requests to hit ratios, latency percentiles, errors by class,
+     * its TTLB and TTFB interval logs written as {@code hlog/<cell>-r<rep>-<label>.hlog}) and the descriptor's target hit ratio.
      */
     Map<String, String> loadColumns(LoadResult r, String label) throws IOException {
-        Map<String, String> v = new LinkedHashMap<>();
-        v.put("requests", String.valueOf(r.counters().completed()));
-        v.put("duration_s", ExperimentRunner.num(r.elapsedSeconds()));
-        v.put("req_per_s", ExperimentRunner.num(r.requestsPerSecond()));
-        v.put("bytes", String.valueOf(r.counters().bytesRead()));
-        v.put("throughput_bps", ExperimentRunner.num(r.throughputBytesPerSecond() * 8));
-        v.put("goodput_bps", ExperimentRunner.num(r.goodputBytesPerSecond() * 8));
-        percentiles(v, "ttfb", r.ttfb());
-        percentiles(v, "ttlb", r.ttlb());
-        for (ErrorClass e : ErrorClass.values()) {
-            v.put("errors_" + e.label(), String.valueOf(r.errors(e)));
-        }
+        Map<String, String> v = LoadColumns.of(r, directory, cell.fileName() + "-r" + repetition + "-" + label);
         v.put("target_hit_ratio", ExperimentRunner.num(d.load().targetHitRatio()));
-        v.put("hit_ratio_requests", ExperimentRunner.num(r.hitRatio()));
-        v.put("hit_ratio_bytes", ExperimentRunner.num(r.byteHitRatio()));
-        Files.createDirectories(directory.resolve("hlog"));
-        String base = "hlog/" + cell.fileName() + "-r" + repetition + "-" + label;
-        r.writeHlog(directory.resolve(base + ".hlog"), LatencyLog.Kind.TTLB);
-        r.writeHlog(directory.resolve(base + ".ttfb.hlog"), LatencyLog.Kind.TTFB);
-        v.put("hlog", base + ".hlog");
-        v.put("hlog_ttfb", base + ".ttfb.hlog");
         return v;
-    }
-
-    private static void percentiles(Map<String, String> v, String prefix, Histogram h) {
-        boolean empty = h == null || h.getTotalCount() == 0;
-        for (double p : new double[] {50, 99}) {
-            v.put(prefix + "_p" + (int) p + "_ms", empty ? "" : ExperimentRunner.num(h.getValueAtPercentile(p) / 1e6));
-        }
     }
 
     /** Column names a row of {@link #identity()} and {@link #loadColumns} has, in order. */
     static List<String> columns() {
-        List<String> c = new java.util.ArrayList<>(List.of("experiment", "cell", "repetition", "server", "target", "engine",
+        List<String> c = new ArrayList<>(List.of("experiment", "cell", "repetition", "server", "target", "engine",
                 "object_size_bytes", "connections", "requests", "duration_s", "req_per_s", "bytes", "throughput_bps",
                 "goodput_bps", "ttfb_p50_ms", "ttfb_p99_ms", "ttlb_p50_ms", "ttlb_p99_ms"));
         for (ErrorClass e : ErrorClass.values()) {

@@ -19,11 +19,10 @@ import java.util.concurrent.FutureTask;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
-import org.edgelab.experiments.runner.ExperimentPlugin;
+import org.edgelab.experiments.runner.AbstractExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.Manifest;
 import org.edgelab.experiments.runner.ResultRow;
-import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.edgelab.experiments.runner.SeriesCsv;
@@ -50,7 +49,7 @@ import org.edgelab.units.Durations;
  * second with the kill, the restart and the first hit marked. The builds' targets must be able to restart their server
  * (the process target and the Varnish and Traffic Server peers). Stateless and thread-safe; each run is independent.
  */
-public final class RestartExperiment implements ExperimentPlugin {
+public final class RestartExperiment extends AbstractExperimentPlugin {
 
     /** The columns of its results.csv. */
     public static final List<String> COLUMNS = columns();
@@ -73,19 +72,9 @@ public final class RestartExperiment implements ExperimentPlugin {
         return List.copyOf(c);
     }
 
-    @Override
-    public String name() {
-        return "restart";
-    }
-
-    @Override
-    public String description() {
-        return "SIGKILL the server mid-load and restart it on the same store: hit ratio recovery, refetched bytes, errors in the gap";
-    }
-
-    @Override
-    public List<Setting> settings() {
-        return SETTINGS;
+    public RestartExperiment() {
+        super("restart", "SIGKILL the server mid-load and restart it on the same store: hit ratio recovery, refetched bytes, errors in the gap",
+                SETTINGS);
     }
 
     /** The settings, checked. */
@@ -131,7 +120,7 @@ public final class RestartExperiment implements ExperimentPlugin {
         Set<String> notes = new java.util.LinkedHashSet<>();
         for (ResultRow r : rows) {
             out.printf(Locale.ROOT, "%-34s %4s %8s %8s %9s %10s %11s %10s %9s%n", r.get("cell"), r.get("repetition"),
-                    EventCell.pct(r.number("hit_ratio_before")), EventCell.dash(r.get("outage_s")), EventCell.dash(r.get("time_to_first_hit_s")),
+                    EventCell.pct(r.number("hit_ratio_before")), dash(r.get("outage_s")), dash(r.get("time_to_first_hit_s")),
                     r.get("recovered").equals("true") ? r.get("recovery_s") : "never", EventCell.pct(r.number("refetched_share")),
                     r.get("gap_errors"), EventCell.pct(r.number("hit_ratio_first_s")));
             if (!r.get("note").isEmpty()) {
@@ -145,8 +134,8 @@ public final class RestartExperiment implements ExperimentPlugin {
     }
 
     @Override
-    public RunResult run(Descriptor descriptor, RunOptions options) throws IOException {
-        return new Run(descriptor, options, RunFolders.open(descriptor, options)).all();
+    protected RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException {
+        return new Run(descriptor, options, directory).all();
     }
 
     /** One run: its folder, manifest and cells. Confined to the calling thread. */
@@ -338,7 +327,7 @@ public final class RestartExperiment implements ExperimentPlugin {
         }
 
         private void say(String line) {
-            EventCell.say(progress, line);
+            RestartExperiment.say(progress, line);
         }
     }
 }

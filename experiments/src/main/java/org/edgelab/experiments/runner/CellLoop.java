@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 
 /**
@@ -24,6 +25,12 @@ public final class CellLoop {
         void run(Cell cell) throws IOException, InterruptedException;
     }
 
+    /** Runs one cell, every repetition, and returns its rows; an {@link InterruptedException} abandons it. */
+    @FunctionalInterface
+    public interface CellRows {
+        List<ResultRow> run(Cell cell) throws IOException, InterruptedException;
+    }
+
     /**
      * How a loop ended.
      *
@@ -34,6 +41,23 @@ public final class CellLoop {
     }
 
     private CellLoop() {
+    }
+
+    /**
+     * The run-folder steps every experiment kind shares: the descriptor copied in and the cells already in
+     * {@code results.csv} skipped ({@link RunFolders#begin}: a resumed run), the manifest started, every other cell run
+     * by {@link #run} and its rows appended to {@code results.csv} with {@code columns} once it returns. The result holds
+     * every row of the file and the descriptor's notes. Blocks until the loop ends.
+     */
+    public static RunResult inFolder(Descriptor d, RunOptions options, Path directory, List<Cell> cells, Manifest manifest,
+                                     List<String> columns, Consumer<String> say, CellRows rows) throws IOException {
+        Path csv = directory.resolve("results.csv");
+        Set<String> finished = RunFolders.begin(directory, d);
+        int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
+        manifest.start(finished, options.resume() != null);
+        Outcome outcome = run(cells, finished, manifest, directory, say, cell -> ResultsCsv.append(csv, columns, rows.run(cell)));
+        return new RunResult(directory, outcome.complete() ? "complete" : "partial", cells.size(), outcome.ran(), resumed,
+                ResultsCsv.read(csv), d.notes());
     }
 
     /**

@@ -21,6 +21,13 @@ public record RunResult(Path directory, String status, int cellsTotal, int cells
         notes = List.copyOf(notes);
     }
 
+    /** This result with {@code more} after its notes. */
+    public RunResult withNotes(List<String> more) {
+        List<String> all = new java.util.ArrayList<>(notes);
+        all.addAll(more);
+        return new RunResult(directory, status, cellsTotal, cellsRun, cellsResumed, rows, all);
+    }
+
     /** Whether every cell has its rows. */
     public boolean complete() {
         return "complete".equals(status);

@@ -11,20 +11,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerReading;
+import org.edgelab.experiments.runner.AbstractExperimentPlugin;
 import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.CellResources;
-import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
+import org.edgelab.experiments.runner.KindChecks;
 import org.edgelab.experiments.runner.Manifest;
 import org.edgelab.experiments.runner.ResultRow;
-import org.edgelab.experiments.runner.ResultsCsv;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
@@ -74,7 +72,7 @@ import org.edgelab.units.Durations;
  * gives the event loops ({@code threads}), the frame timeout ({@code timeout}) and at most one client link. CPU and
  * power cover the whole search (every step, warm-ups included). Stateless and thread-safe; each run is independent.
  */
-public final class VideoStreamsExperiment implements ExperimentPlugin {
+public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
 
     /** The columns of its results.csv. Units in the names; {@code _bps} is bits per second. */
     public static final List<String> COLUMNS = List.of(
@@ -123,38 +121,20 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
                 bitrate / 1e6, REPORT_BITRATE / (double) bitrate);
     }
 
-    @Override
-    public String name() {
-        return "video-streams";
-    }
-
-    @Override
-    public String description() {
-        return "stream-count search: the most look-ahead players each server build sustains under the health rule (report C)";
-    }
-
-    @Override
-    public List<Setting> settings() {
-        return SETTINGS;
+    public VideoStreamsExperiment() {
+        super("video-streams", "stream-count search: the most look-ahead players each server build sustains under the health rule (report C)",
+                SETTINGS);
     }
 
     @Override
     public void validate(Descriptor d) {
-        if (!d.load().workloadKind().equals("video")) {
-            throw new SettingException("/load/workload/kind", "the video-streams experiment needs workload kind 'video', got '"
-                    + d.load().workloadKind() + "'");
-        }
+        KindChecks.workload(d, name(), "video", "needs workload kind 'video'");
         if (!d.matrix().equals(List.of("server"))) {
             throw new SettingException("/matrix", "the video-streams experiment searches one stream count per server build:"
                     + " its matrix is [server], got " + d.matrix());
         }
-        if (!d.load().clients().equals(List.of(ClientChoice.LOADGEN))) {
-            throw new SettingException("/load/client", "the video-streams experiment drives loadgen's look-ahead players;"
-                    + " remove load.client");
-        }
-        if (d.load().rate() != null) {
-            throw new SettingException("/load/rate", "the video-streams experiment is paced by the frame clock; remove rate");
-        }
+        KindChecks.loadgenOnly(d, name(), "drives loadgen's look-ahead players");
+        KindChecks.closedLoop(d, name(), "is paced by the frame clock");
         plan(PluginSettings.of(d.settings()));
     }
 
@@ -297,13 +277,9 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
         }
     }
 
-    private static String dash(String s) {
-        return s.isEmpty() ? "-" : s;
-    }
-
     @Override
-    public RunResult run(Descriptor descriptor, RunOptions options) throws IOException {
-        return new Run(descriptor, options, RunFolders.open(descriptor, options)).all();
+    protected RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException {
+        return new Run(descriptor, options, directory).all();
     }
 
     /** One run: its folder, manifest and cells. Confined to the calling thread. */
@@ -369,23 +345,15 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
         }
 
         RunResult all() throws IOException {
-            Path csv = directory.resolve("results.csv");
-            Set<String> finished = RunFolders.begin(directory, d);
-            int resumed = (int) cells.stream().filter(c -> finished.contains(c.id())).count();
-            manifest.start(finished, options.resume() != null);
             d.notes().forEach(n -> say("note: " + n));
             say("note: " + scalingNote(playback.bitrateBytesPerSecond()));
-            CellLoop.Outcome outcome = CellLoop.run(cells, finished, manifest, directory, this::say,
-                    cell -> ResultsCsv.append(csv, COLUMNS, cell(cell)));
-            boolean complete = outcome.complete();
-            int ran = outcome.ran();
-            List<ResultRow> rows = ResultsCsv.read(csv);
-            List<String> notes = new ArrayList<>(d.notes());
+            RunResult result = CellLoop.inFolder(d, options, directory, cells, manifest, COLUMNS, this::say, this::cell);
+            List<String> notes = new ArrayList<>();
             notes.add("playback: " + playbackNote());
             notes.add("scaling: " + scalingNote(playback.bitrateBytesPerSecond()));
             notes.add("power: " + power.method());
-            verdict(rows).forEach(notes::add);
-            return new RunResult(directory, complete ? "complete" : "partial", cells.size(), ran, resumed, rows, notes);
+            notes.addAll(verdict(result.rows()));
+            return result.withNotes(notes);
         }
 
         private String playbackNote() {
@@ -670,10 +638,7 @@ public final class VideoStreamsExperiment implements ExperimentPlugin {
         }
 
         private void say(String line) {
-            if (progress != null) {
-                progress.println(line);
-                progress.flush();
-            }
+            VideoStreamsExperiment.say(progress, line);
         }
     }
 }
