@@ -8,10 +8,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
-import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.DescriptorFixture;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.ResultsCsv;
-import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.edgelab.experiments.runner.SeriesCsv;
 import org.edgelab.experiments.target.ServerBuild;
@@ -42,20 +41,13 @@ class DiskFailureExperimentTest {
                 load: {duration: 6s, workload: {object_sizes: [100KB], working_set: 8MB}}
                 matrix: [server]
                 """;
-        Path file = dir.resolve("bad.yaml");
-        Files.writeString(file, base.formatted("fail_disk: 2"));
-        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("bad.yaml:4")
+        assertThatThrownBy(() -> DescriptorFixture.load(dir, "bad.yaml", base.formatted("fail_disk: 2"))).hasMessageContaining("bad.yaml:4")
                 .hasMessageContaining("fail_disk: must name one of the 2 disks");
-        Files.writeString(file, base.formatted("fail_at: 4s, heal_at: 3s"));
-        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("heal_at: must be after fail_at");
-        Files.writeString(file, base.formatted("fail_at: 6s"));
-        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("before the end of load.duration");
-        Files.writeString(file, base.formatted("phases: crash"));
-        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("unknown phase 'crash'");
-        Files.writeString(file, base.formatted("fail_at: 2s, heal_at: 4s, full_fs_size: 64MiB, full_working_set: 32MB"));
-        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).hasMessageContaining("so that the file system fills");
-        Files.writeString(file, base.formatted("phases: full-fs, fail_at: 60s"));
-        assertThat(DescriptorLoader.load(file.toString(), false).kind()).as("fail_at matters only to the disk-failure phase")
+        assertThatThrownBy(() -> DescriptorFixture.load(dir, "bad.yaml", base.formatted("fail_at: 4s, heal_at: 3s"))).hasMessageContaining("heal_at: must be after fail_at");
+        assertThatThrownBy(() -> DescriptorFixture.load(dir, "bad.yaml", base.formatted("fail_at: 6s"))).hasMessageContaining("before the end of load.duration");
+        assertThatThrownBy(() -> DescriptorFixture.load(dir, "bad.yaml", base.formatted("phases: crash"))).hasMessageContaining("unknown phase 'crash'");
+        assertThatThrownBy(() -> DescriptorFixture.load(dir, "bad.yaml", base.formatted("fail_at: 2s, heal_at: 4s, full_fs_size: 64MiB, full_working_set: 32MB"))).hasMessageContaining("so that the file system fills");
+        assertThat(DescriptorFixture.load(dir, "bad.yaml", base.formatted("phases: full-fs, fail_at: 60s")).kind()).as("fail_at matters only to the disk-failure phase")
                 .isEqualTo("disk-failure");
     }
 
@@ -73,8 +65,7 @@ class DiskFailureExperimentTest {
     @Test
     void aDiskShutDownUnderLoadCostsItsObjectsButNoResponseAndAFullFileSystemLosesNothing() throws Exception {
         ScratchMount.require(ScratchFileSystems.loopUnavailableReason());
-        Path file = dir.resolve("tiny-disk-failure.yaml");
-        Files.writeString(file, """
+        RunResult result = DescriptorFixture.run(dir, "tiny-disk-failure.yaml", """
                 name: tiny-disk-failure
                 kind: disk-failure
                 includes: [hardware/local]
@@ -91,10 +82,7 @@ class DiskFailureExperimentTest {
                   timeout: 10s
                   workload: {object_sizes: [100KB], working_set: 8MB, popularity: uniform, target_hit_ratio: 0.9}
                 matrix: [server]
-                """);
-        Descriptor d = DescriptorLoader.load(file.toString(), false);
-        RunResult result = ExperimentKinds.get(d.kind()).run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results"))
-                .withProgress(System.out));
+                """, System.out);
 
         assertThat(result.complete()).isTrue();
         List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));

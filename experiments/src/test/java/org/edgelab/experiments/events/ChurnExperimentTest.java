@@ -2,14 +2,11 @@ package org.edgelab.experiments.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
-import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.DescriptorFixture;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.ResultsCsv;
-import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.edgelab.experiments.runner.SeriesCsv;
 import org.junit.jupiter.api.Test;
@@ -22,8 +19,7 @@ class ChurnExperimentTest {
 
     @Test
     void aSmallStoreChurnedThreeTimesOverIsMeasuredFreshAndChurned() throws Exception {
-        Path file = dir.resolve("churn.yaml");
-        Files.writeString(file, """
+        RunResult result = DescriptorFixture.run(dir, "churn.yaml", """
                 name: churn-test
                 kind: churn
                 repetitions: 1
@@ -38,9 +34,7 @@ class ChurnExperimentTest {
                   duration: 1s
                   timeout: 5s
                   workload: {object_sizes: [32KB], working_set: 1MB, popularity: uniform, target_hit_ratio: 0.9}
-                """);
-        RunResult result = ExperimentKinds.get("churn").run(DescriptorLoader.load(file.toString(), false),
-                RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+                """, null);
 
         assertThat(result.complete()).isTrue();
         List<ResultRow> rows = result.rows();

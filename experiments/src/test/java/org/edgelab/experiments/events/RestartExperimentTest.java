@@ -7,11 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.edgelab.experiments.descriptor.yaml.DescriptorException;
-import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
-import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.DescriptorFixture;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.ResultsCsv;
-import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.edgelab.experiments.runner.SeriesCsv;
 import org.junit.jupiter.api.Test;
@@ -24,8 +22,7 @@ class RestartExperimentTest {
 
     @Test
     void aRawLogServerSigkilledMidLoadComesBackOnItsStoreAndServesHits() throws Exception {
-        Path file = dir.resolve("restart.yaml");
-        Files.writeString(file, """
+        RunResult result = DescriptorFixture.run(dir, "restart.yaml", """
                 name: restart-test
                 kind: restart
                 target: process
@@ -42,9 +39,7 @@ class RestartExperimentTest {
                   duration: 12s
                   timeout: 5s
                   workload: {object_sizes: [32KB], working_set: 2MB, popularity: uniform, target_hit_ratio: 0.9}
-                """);
-        RunResult result = ExperimentKinds.get("restart").run(DescriptorLoader.load(file.toString(), false),
-                RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+                """, null);
 
         assertThat(result.complete()).isTrue();
         ResultRow row = result.rows().get(0);
@@ -82,23 +77,20 @@ class RestartExperimentTest {
 
     @Test
     void aBuildOnTheEmbeddedTargetIsRefusedAsItLoads() throws Exception {
-        Path file = dir.resolve("embedded.yaml");
-        Files.writeString(file, """
+        assertThatThrownBy(() -> DescriptorFixture.load(dir, "embedded.yaml", """
                 name: restart-embedded
                 kind: restart
                 servers:
                   - {name: memory, engine: memory}
                 load:
                   duration: 10s
-                """);
-        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).isInstanceOf(DescriptorException.class)
+                """)).isInstanceOf(DescriptorException.class)
                 .hasMessageContaining("target: process");
     }
 
     @Test
     void aKillAfterTheLoadsEndIsRefusedAsItLoads() throws Exception {
-        Path file = dir.resolve("late.yaml");
-        Files.writeString(file, """
+        assertThatThrownBy(() -> DescriptorFixture.load(dir, "late.yaml", """
                 name: restart-late
                 kind: restart
                 target: process
@@ -107,8 +99,7 @@ class RestartExperimentTest {
                   - {name: memory, engine: memory}
                 load:
                   duration: 10s
-                """);
-        assertThatThrownBy(() -> DescriptorLoader.load(file.toString(), false)).isInstanceOf(DescriptorException.class)
+                """)).isInstanceOf(DescriptorException.class)
                 .hasMessageContaining("kill_at").hasMessageContaining("before the end of the measured load");
     }
 }

@@ -9,11 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
-import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.DescriptorFixture;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.ResultsCsv;
-import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +24,7 @@ class VideoStreamsExperimentTest {
 
     @Test
     void searchesEachBuildAndWritesOneRowPerBuildAndRepetition() throws IOException {
-        Path file = dir.resolve("tiny-video.yaml");
-        Files.writeString(file, """
+        Descriptor d = DescriptorFixture.load(dir, "tiny-video.yaml", """
                 name: tiny-video
                 kind: video-streams
                 includes: [hardware/local]
@@ -48,8 +45,7 @@ class VideoStreamsExperimentTest {
                       fetches_per_stream: 2
                 matrix: [server]
                 """);
-        Descriptor d = DescriptorLoader.load(file.toString(), false);
-        RunResult result = ExperimentKinds.get(d.kind()).run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+        RunResult result = DescriptorFixture.run(dir, d, null);
 
         assertThat(result.complete()).isTrue();
         assertThat(Files.readAllLines(result.directory().resolve("results.csv")).get(0).split(","))

@@ -5,15 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.edgelab.experiments.descriptor.Descriptor;
-import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.process.cgroup.CgroupHierarchy;
 import org.edgelab.experiments.process.cgroup.CgroupRequirement;
-import org.edgelab.experiments.runner.ExperimentKinds;
+import org.edgelab.experiments.runner.DescriptorFixture;
 import org.edgelab.experiments.runner.ResultRow;
-import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,8 +29,7 @@ class VideoStreamsMemoryBoundTest {
     @Test
     void aMemoryBoundedBuildReadsItsFramesFromTheDeviceAndSaysHowMuch() throws IOException {
         CgroupHierarchy hierarchy = CgroupRequirement.require();
-        Path file = dir.resolve("bounded-video.yaml");
-        Files.writeString(file, """
+        RunResult result = DescriptorFixture.run(dir, "bounded-video.yaml", """
                 name: bounded-video
                 kind: video-streams
                 includes: [hardware/local]
@@ -55,10 +50,7 @@ class VideoStreamsMemoryBoundTest {
                     settings: {bitrate: 1MB, fps: 30, frames_per_object: 150, working_set: 768MiB, look_ahead_frames: 60,
                                min_look_ahead_frames: 30, fetches_per_stream: 2, max_prefetch_p99: 2s}
                 matrix: [server]
-                """.formatted(LIMIT));
-        Descriptor d = DescriptorLoader.load(file.toString(), false);
-        RunResult result = ExperimentKinds.get(d.kind()).run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results"))
-                .withProgress(System.out));
+                """.formatted(LIMIT), System.out);
 
         assertThat(result.complete()).isTrue();
         ResultRow row = result.rows().get(0);
