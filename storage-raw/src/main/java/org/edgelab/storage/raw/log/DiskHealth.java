@@ -37,6 +37,7 @@ final class DiskHealth {
     private final String[] reasons;
     private final long[] takenBack;
     private final long[] probesFailed;
+    private final boolean[] laidOut;
     private final LongAdder fullRefusals = new LongAdder();
     private Listener listener = disk -> { };
     private volatile boolean closing;
@@ -48,7 +49,9 @@ final class DiskHealth {
         this.reasons = new String[this.dirs.length];
         this.takenBack = new long[this.dirs.length];
         this.probesFailed = new long[this.dirs.length];
+        this.laidOut = new boolean[this.dirs.length];
         java.util.Arrays.fill(states, DiskState.ONLINE);
+        java.util.Arrays.fill(laidOut, true);
     }
 
     void listener(Listener l) {
@@ -80,11 +83,24 @@ final class DiskHealth {
         return false;
     }
 
-    /** Records that a disk could not be opened: it is OFFLINE from the start. */
-    void offlineAtOpen(int disk, IOException cause) {
+    /**
+     * Records that a disk could not be opened: it is OFFLINE from the start, and {@link DiskReturn} probes it like a
+     * disk that failed while the store ran. {@code laidOut}: whether open read (or wrote) its layout file first; if not,
+     * the probe lays it out as open would have (see {@link #laidOut(int)}).
+     */
+    void offlineAtOpen(int disk, IOException cause, boolean laidOut) {
         states[disk] = DiskState.OFFLINE;
+        this.laidOut[disk] = laidOut;
         reasons[disk] = "could not be opened: " + cause;
         LOG.log(System.Logger.Level.WARNING, "raw-log disk " + dirs[disk] + " is OFFLINE: " + cause);
+    }
+
+    /**
+     * Whether the disk's layout file is known to this store (lock held): true but for a disk OFFLINE since an open that
+     * could not make or read it, which the probe then lays out as open would have.
+     */
+    boolean laidOut(int disk) {
+        return laidOut[disk];
     }
 
     /** Records that a failed disk's files are closed: it is OFFLINE now. */
@@ -98,6 +114,7 @@ final class DiskHealth {
      */
     void back(int disk, String how) {
         states[disk] = DiskState.ONLINE;
+        laidOut[disk] = true;
         reasons[disk] = null;
         takenBack[disk]++;
         LOG.log(System.Logger.Level.WARNING, "raw-log disk " + dirs[disk] + " is ONLINE again (taken back "

@@ -18,9 +18,11 @@ import org.edgelab.storage.raw.io.ReadAhead;
 /**
  * Takes a {@code raw-log}'s OFFLINE disks back while the store runs, as MSE4 "resumes by itself after a disk failure is
  * detected": every {@code disk-probe-interval}, on a thread of its own (never an event loop, never with the store's
- * lock held), each OFFLINE disk is probed: its directory must still hold this store's layout file (so an unmounted
- * mount point, or another file system mounted there, does not pass), and a small file is written there, forced to the
- * device, read back, compared and removed. A disk that fails the probe stays out, its reason saying why. One that
+ * lock held), each OFFLINE disk is probed, whether it failed while the store ran or was already unusable when it
+ * opened: its directory must still hold this store's layout file (so an unmounted mount point, or another file system
+ * mounted there, does not pass; a disk OFFLINE since an open that could not make or read that file, and so has none
+ * known, gets it written as open would have, if its directory exists), and a small file is written there, forced to
+ * the device, read back, compared and removed. A disk that fails the probe stays out, its reason saying why. One that
  * answers is re-opened: every segment file is opened and sized again, its header cleared and forced, and its slots
  * return FREE, so the store admits objects onto it again at once.
  *
@@ -182,6 +184,17 @@ final class DiskReturn {
     private void probe(int d, Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IOException(dir + " is not a directory (not mounted?)");
+        }
+        boolean laidOut;
+        lock.lock();
+        try {
+            laidOut = disks.laidOut(d);
+        } finally {
+            lock.unlock();
+        }
+        if (!laidOut) {
+            // OFFLINE since an open that could not make or read its layout file: laid out now as open would have
+            LogRecovery.layOut(config, slots.count(), disks.count(), d, dir);
         }
         java.util.Properties expected = LogRecovery.expectedLayout(config, slots.count(), disks.count(), d);
         java.util.Properties found = LogRecovery.readLayout(dir);

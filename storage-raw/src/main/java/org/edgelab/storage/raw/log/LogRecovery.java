@@ -53,9 +53,11 @@ final class LogRecovery {
         long segmentSize = config.segmentSize();
         for (int d = 0; d < disks.count(); d++) {
             Path dir = disks.dir(d);
+            boolean laidOut = false;
             try {
                 Files.createDirectories(dir);
-                checkLayout(d);
+                layOut(config, slots.count(), disks.count(), d, dir);
+                laidOut = true;
                 for (Segment s : slots.all()) {
                     if (s.disk != d) {
                         continue;
@@ -72,7 +74,7 @@ final class LogRecovery {
                 }
             } catch (IOException e) {
                 failures.add(dir + ": " + e);
-                disks.offlineAtOpen(d, e);
+                disks.offlineAtOpen(d, e, laidOut);
                 slots.deadAtOpen(d);
             }
         }
@@ -101,19 +103,24 @@ final class LogRecovery {
         return found;
     }
 
-    private void checkLayout(int d) throws IOException {
-        Path file = disks.dir(d).resolve(LAYOUT);
-        Properties expected = expectedLayout(config, slots.count(), disks.count(), d);
+    /**
+     * Checks the layout file of disk {@code d} at {@code dir} against this store's, or writes it (durably) when there is
+     * none; another store's layout is an {@code IllegalArgumentException}. At open, and by {@link DiskReturn} for a disk
+     * whose layout open never reached.
+     */
+    static void layOut(RawLogConfig config, int segments, int diskCount, int d, Path dir) throws IOException {
+        Path file = dir.resolve(LAYOUT);
+        Properties expected = expectedLayout(config, segments, diskCount, d);
         if (Files.exists(file)) {
-            Properties found = readLayout(disks.dir(d));
+            Properties found = readLayout(dir);
             if (!found.equals(expected)) {
-                throw new IllegalArgumentException("raw-log disk " + disks.dir(d) + " was formatted as " + found
+                throw new IllegalArgumentException("raw-log disk " + dir + " was formatted as " + found
                         + " but is opened as " + expected + "; reopen with the original disks, capacity and"
                         + " segment-size, or empty the directory");
             }
             return;
         }
-        Path tmp = disks.dir(d).resolve(LAYOUT + ".tmp");
+        Path tmp = dir.resolve(LAYOUT + ".tmp");
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
             java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
@@ -126,7 +133,7 @@ final class LogRecovery {
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
         // durable at once: a disk that fails and heals is known by its layout file (DiskReturn's probe)
-        try (FileChannel directory = FileChannel.open(disks.dir(d), StandardOpenOption.READ)) {
+        try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
             directory.force(true);
         }
     }
