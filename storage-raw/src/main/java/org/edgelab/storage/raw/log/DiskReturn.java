@@ -103,14 +103,8 @@ final class DiskReturn {
             if (closed.getAsBoolean()) {
                 return back;
             }
-            DiskState state;
-            lock.lock();
-            try {
-                state = disks.state(d);
-            } finally {
-                lock.unlock();
-            }
-            if (state == DiskState.OFFLINE && takeBack(d)) {
+            int disk = d;
+            if (locked(() -> disks.state(disk)) == DiskState.OFFLINE && takeBack(d)) {
                 back++;
             }
         }
@@ -185,14 +179,7 @@ final class DiskReturn {
         if (!Files.isDirectory(dir)) {
             throw new IOException(dir + " is not a directory (not mounted?)");
         }
-        boolean laidOut;
-        lock.lock();
-        try {
-            laidOut = disks.laidOut(d);
-        } finally {
-            lock.unlock();
-        }
-        if (!laidOut) {
+        if (!locked(() -> disks.laidOut(d))) {
             // OFFLINE since an open that could not make or read its layout file: laid out now as open would have
             LogRecovery.layOut(config, slots.count(), disks.count(), d, dir);
         }
@@ -219,6 +206,16 @@ final class DiskReturn {
             }
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /** What {@code read} returns, read under the store's lock (which guards the disks' states). */
+    private <T> T locked(java.util.function.Supplier<T> read) {
+        lock.lock();
+        try {
+            return read.get();
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -1,15 +1,15 @@
 package org.edgelab.storage.raw.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.edgelab.storage.raw.log.RawLogFixtures.awaitState;
+import static org.edgelab.storage.raw.log.RawLogFixtures.put;
+import static org.edgelab.storage.raw.log.RawLogFixtures.served;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.contract.ScratchMount;
-import org.edgelab.storage.contract.StoreFixtures;
-import org.edgelab.storage.contract.TestContent;
 import org.edgelab.storage.disk.FileSystemShutdown;
 import org.edgelab.storage.disk.ScratchFileSystem;
 import org.edgelab.storage.disk.ScratchFileSystems;
@@ -37,22 +37,22 @@ class RawLogDiskHealTest {
                     .withDiskProbeIntervalMillis(100);
             int before = 40;
             try (RawLogStore store = RawLogStore.open("raw-log", config, SegmentChannels.FILES)) {
-                put(store, "before-", before);
-                assertThat(served(store, "before-", before)).isEqualTo(before);
+                put(store, "before-", before, SIZE);
+                assertThat(served(store, "before-", before, SIZE)).isEqualTo(before);
                 long committedOn1 = (long) store.stats().extra().get("disk.1.objectsCommitted");
                 assertThat(committedOn1).as("objects committed on disk 1 before it fails").isPositive();
 
                 FileSystemShutdown.shutDown(fs1.dir());
-                int survivors = served(store, "before-", before);
+                int survivors = served(store, "before-", before, SIZE);
                 assertThat(survivors).as("objects left on disk 0").isPositive().isLessThan(before);
-                awaitState(store, 1, "OFFLINE");
+                awaitState(store, 1, "OFFLINE", PATIENCE);
                 Thread.sleep(500); // several probes of the shut-down disk
                 Map<String, Object> failed = store.stats().extra();
                 assertThat(failed).containsEntry("disk.1.state", "OFFLINE").containsEntry("disk.1.takenBack", 0L)
                         .containsEntry("disksTakenBack", 0L);
                 assertThat((long) failed.get("disk.1.probesFailed")).as("failed probes of the shut-down disk").isPositive();
-                put(store, "during-", 20); // disk 0 alone takes them
-                assertThat(served(store, "during-", 20)).isEqualTo(20);
+                put(store, "during-", 20, SIZE); // disk 0 alone takes them
+                assertThat(served(store, "during-", 20, SIZE)).isEqualTo(20);
 
                 unmountOnceLetGo(fs1.fileSystem());
                 long probesFailed = (long) store.stats().extra().get("disk.1.probesFailed");
@@ -62,60 +62,27 @@ class RawLogDiskHealTest {
                 assertThat(fs1.dir().resolve(DiskReturn.PROBE)).doesNotExist();
 
                 fs1.fileSystem().mountAgain();
-                awaitState(store, 1, "ONLINE");
+                awaitState(store, 1, "ONLINE", PATIENCE);
                 Map<String, Object> back = store.stats().extra();
                 assertThat(back).containsEntry("disk.1.takenBack", 1L).containsEntry("disksTakenBack", 1L);
                 System.out.printf("raw-log disk heal: %d of %d objects survived on disk 0; disk 1 back after %s failed"
                         + " probes%n", survivors, before, back.get("disk.1.probesFailed"));
-                assertThat(served(store, "before-", before)).as("what the healed disk held is not served again")
+                assertThat(served(store, "before-", before, SIZE)).as("what the healed disk held is not served again")
                         .isEqualTo(survivors);
 
                 int after = 40;
-                put(store, "after-", after);
+                put(store, "after-", after, SIZE);
                 assertThat((long) store.stats().extra().get("disk.1.objectsCommitted"))
                         .as("objects committed on the healed disk").isGreaterThan(committedOn1);
-                assertThat(served(store, "after-", after)).as("objects written after the heal, byte-exact").isEqualTo(after);
-                assertThat(served(store, "during-", 20)).isEqualTo(20);
+                assertThat(served(store, "after-", after, SIZE)).as("objects written after the heal, byte-exact").isEqualTo(after);
+                assertThat(served(store, "during-", 20, SIZE)).isEqualTo(20);
             }
             try (RawLogStore reopened = RawLogStore.open("raw-log", config, SegmentChannels.FILES)) {
                 assertThat(reopened.stats().extra()).containsEntry("disk.0.state", "ONLINE").containsEntry("disk.1.state", "ONLINE");
-                assertThat(served(reopened, "after-", 40)).as("after a restart, objects stored since the heal").isEqualTo(40);
-                int old = served(reopened, "before-", before);
+                assertThat(served(reopened, "after-", 40, SIZE)).as("after a restart, objects stored since the heal").isEqualTo(40);
+                int old = served(reopened, "before-", before, SIZE);
                 assertThat(old).as("no object of the failed disk comes back at the restart").isLessThanOrEqualTo(before - 1);
             }
-        }
-    }
-
-    private static void put(RawLogStore store, String prefix, int n) throws IOException {
-        for (int i = 0; i < n; i++) {
-            CacheKey k = CacheKey.of(prefix + i);
-            StoreFixtures.put(store, k, TestContent.seed(k.value()), SIZE, 16_384);
-        }
-    }
-
-    /** How many of the objects are served whole and byte-exact; a miss, or a read cut by the failing disk, is not. */
-    private static int served(RawLogStore store, String prefix, int n) throws IOException {
-        int exact = 0;
-        for (int i = 0; i < n; i++) {
-            CacheKey k = CacheKey.of(prefix + i);
-            try {
-                if (RawLogFixtures.check(store, k, SIZE) == RawLogFixtures.Outcome.EXACT) {
-                    exact++;
-                }
-            } catch (org.edgelab.storage.api.StorageException e) {
-                // its disk failed under the reader
-            }
-        }
-        return exact;
-    }
-
-    private static void awaitState(RawLogStore store, int disk, String state) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!state.equals(store.stats().extra().get("disk." + disk + ".state"))) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("disk " + disk + " not " + state + " within " + PATIENCE + ": " + store.stats().extra());
-            }
-            Thread.sleep(20);
         }
     }
 

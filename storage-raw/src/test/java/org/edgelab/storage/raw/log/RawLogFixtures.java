@@ -3,11 +3,13 @@ package org.edgelab.storage.raw.log;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.contract.StoreFixtures;
 import org.edgelab.storage.contract.TestContent;
 
 /** Helpers shared by the raw-log tests. Stateless. */
@@ -65,6 +67,41 @@ final class RawLogFixtures {
                 throw new AssertionError(key + " is still served after it was reported corrupt", e);
             }
             return Outcome.CORRUPT;
+        }
+    }
+
+    /** Stores {@code n} objects {@code prefix0...} of {@code size} bytes, in pieces of 16 KiB. */
+    static void put(RawLogStore store, String prefix, int n, long size) throws IOException {
+        for (int i = 0; i < n; i++) {
+            CacheKey k = CacheKey.of(prefix + i);
+            StoreFixtures.put(store, k, TestContent.seed(k.value()), size, 16_384);
+        }
+    }
+
+    /** How many of those objects are served whole and byte-exact; a miss, or a read cut by a failing disk, is not. */
+    static int served(RawLogStore store, String prefix, int n, long size) throws IOException {
+        int exact = 0;
+        for (int i = 0; i < n; i++) {
+            CacheKey k = CacheKey.of(prefix + i);
+            try {
+                if (check(store, k, size) == Outcome.EXACT) {
+                    exact++;
+                }
+            } catch (org.edgelab.storage.api.StorageException e) {
+                // its disk failed under the reader
+            }
+        }
+        return exact;
+    }
+
+    /** Waits until the store's stats show disk {@code disk} in {@code state}; fails after {@code patience}. */
+    static void awaitState(RawLogStore store, int disk, String state, Duration patience) throws InterruptedException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (!state.equals(store.stats().extra().get("disk." + disk + ".state"))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("disk " + disk + " not " + state + " within " + patience + ": " + store.stats().extra());
+            }
+            Thread.sleep(20);
         }
     }
 }
