@@ -177,6 +177,16 @@ class ServeCommandTest {
     }
 
     @Test
+    void upstreamsComeFromTheConfigFileAsACommaSeparatedList(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("serve.properties");
+        Files.writeString(config, "port=0\nmemory=8m\nupstream=http://127.0.0.1:10,http://127.0.0.1:11\n");
+        try (ServeCommand.Running running = parse("--config", config.toString()).start()) {
+            assertThat(out.toString()).contains("-> upstreams [http://127.0.0.1:10, http://127.0.0.1:11]");
+            assertThat(running.server().stats().snapshot(running.store()).upstreams()).hasSize(2);
+        }
+    }
+
+    @Test
     void headerTimeoutClosesAClientWhoseHeadersTrickleIn() throws Exception {
         try (ServeCommand.Running running = parse("--port", "0", "--origin", NO_ORIGIN, "--memory", "8m", "--header-timeout", "300ms").start();
              java.net.Socket socket = new java.net.Socket("127.0.0.1", running.server().port())) {
