@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code edgelab serve}: runs the edge cache in front of an origin until interrupted, printing
+ * {@code edgelab serve}: runs the edge cache in front of an origin (or of several upstreams, {@code --upstream}, chosen
+ * per path by a consistent-hash ring) until interrupted, printing
  * {@code edgelab cache on http://HOST:PORT ...} (and {@code admin on http://127.0.0.1:APORT/stats and /metrics}
  * with {@code --admin-port}) once it listens. Without {@code --origin} it starts the {@link EmbeddedOrigin}
  * it was given ({@code edgelab serve} gives it the synthetic origin, so the cache can be tried with nothing
