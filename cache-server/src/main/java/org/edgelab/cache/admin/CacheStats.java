@@ -1,6 +1,7 @@
 package org.edgelab.cache.admin;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -10,7 +11,7 @@ import org.edgelab.storage.api.StoreUsage;
 
 /**
  * The cache server's counters since start: requests by outcome (the {@code X-Cache} value),
- * origin traffic, bytes served, responses by status class and open connections. Hits count
+ * origin traffic (and each upstream's, read from where {@link #upstreams} says), bytes served, responses by status class and open connections. Hits count
  * exactly the responses whose {@code X-Cache} starts with {@code HIT}, so clients and server agree.
  * {@link #phases()} times the parts of a response inside the server.
  * Thread-safe: striped adders and concurrent histograms, updated from every event loop.
@@ -60,6 +61,7 @@ public final class CacheStats {
     private final LongAdder acceptedConnections = new LongAdder();
     private final Map<String, java.util.function.LongSupplier> gauges = new java.util.concurrent.ConcurrentHashMap<>();
     private final PhaseTimes phases = new PhaseTimes();
+    private volatile java.util.function.Supplier<List<UpstreamStats>> upstreams = List::of;
 
     private static LongAdder[] newAdders(int n) {
         LongAdder[] a = new LongAdder[n];
@@ -149,6 +151,11 @@ public final class CacheStats {
         gauges.put(name, value);
     }
 
+    /** Sets where each upstream's figures are read at each snapshot ({@code upstreams} in /stats). Thread-safe. */
+    public void upstreams(java.util.function.Supplier<List<UpstreamStats>> figures) {
+        this.upstreams = figures;
+    }
+
     /** Returns the server-side phase timings (time to first write of hits and misses, and a miss's parts). */
     public PhaseTimes phases() {
         return phases;
@@ -179,7 +186,8 @@ public final class CacheStats {
                 originErrors.sum(), bytesFromCache.sum(), bytesFromOrigin.sum(), bytesToClients.sum(),
                 storeRefusals.sum(), storePassThroughs.sum(), truncatedResponses.sum(), openConnections.sum(),
                 acceptedConnections.sum(), results, classes, phases.summaries(), store.engineName(), store.usage(),
-                snakeCaseExtras(store.stats()), gaugeValues());
+                snakeCaseExtras(store.stats()), gaugeValues(),
+                upstreams.get());
     }
 
     private Map<String, Long> gaugeValues() {
@@ -205,7 +213,7 @@ public final class CacheStats {
     /**
      * A point-in-time copy of every counter, serialised as the admin {@code /stats} JSON with snake_case names
      * ({@code bytes_to_clients}, {@code by_result}: counts by {@link Result#label()}, {@code phase_ms}, the store's
-     * figures under {@code store_usage} and {@code store_stats}). Immutable.
+     * figures under {@code store_usage} and {@code store_stats}, each upstream's under {@code upstreams}). Immutable.
      */
     public record Snapshot(
             long requests,
@@ -231,6 +239,7 @@ public final class CacheStats {
             String engine,
             StoreUsage storeUsage,
             StoreStats storeStats,
-            Map<String, Long> gauges) {
+            Map<String, Long> gauges,
+            List<UpstreamStats> upstreams) {
     }
 }

@@ -60,6 +60,7 @@ public final class PrometheusText {
         simple(b, "edgelab_cache_open_connections", "gauge", "Client connections open now.", s.openConnections());
         simple(b, "edgelab_cache_accepted_connections_total", "counter", "Client connections accepted.",
                 s.acceptedConnections());
+        upstreams(b, s);
         header(b, "edgelab_cache_phase_seconds", "histogram",
                 "Time of a phase of answering a request inside the server (see PhaseTimes.Phase).");
         for (Map.Entry<String, PhaseTimes.Summary> e : s.phaseMillis().entrySet()) {
@@ -110,6 +111,33 @@ public final class PrometheusText {
             }
         }
         return b.toString();
+    }
+
+    /** Each upstream's counters, labelled {@code upstream="host:port"}. */
+    private static void upstreams(StringBuilder b, CacheStats.Snapshot s) {
+        if (s.upstreams().isEmpty()) {
+            return;
+        }
+        header(b, "edgelab_cache_upstream_up", "gauge", "1 while the upstream is up, 0 while it is marked down.");
+        for (UpstreamStats u : s.upstreams()) {
+            labelled(b, "edgelab_cache_upstream_up", u, "up".equals(u.state()) ? 1 : 0);
+        }
+        header(b, "edgelab_cache_upstream_requests_total", "counter", "Requests sent to the upstream (each attempt).");
+        for (UpstreamStats u : s.upstreams()) {
+            labelled(b, "edgelab_cache_upstream_requests_total", u, u.requests());
+        }
+        header(b, "edgelab_cache_upstream_failures_total", "counter", "Exchanges with the upstream that failed.");
+        for (UpstreamStats u : s.upstreams()) {
+            labelled(b, "edgelab_cache_upstream_failures_total", u, u.failures());
+        }
+        header(b, "edgelab_cache_upstream_marked_down_total", "counter", "Times the upstream was marked down.");
+        for (UpstreamStats u : s.upstreams()) {
+            labelled(b, "edgelab_cache_upstream_marked_down_total", u, u.markedDown());
+        }
+    }
+
+    private static void labelled(StringBuilder b, String name, UpstreamStats u, long value) {
+        b.append(name).append("{upstream=\"").append(escape(u.upstream())).append("\"} ").append(value).append('\n');
     }
 
     private static void header(StringBuilder b, String name, String type, String help) {

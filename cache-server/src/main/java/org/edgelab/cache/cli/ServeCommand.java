@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.edgelab.cache.origin.HashRing;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
 import org.edgelab.cache.store.StoreExecutor;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code edgelab serve}: runs the edge cache in front of an origin until interrupted, printing
+ * {@code edgelab serve}: runs the edge cache in front of an origin (or of several upstreams, {@code --upstream}, chosen
+ * per path by a consistent-hash ring) until interrupted, printing
  * {@code edgelab cache on http://HOST:PORT ...} (and {@code admin on http://127.0.0.1:APORT/stats and /metrics}
  * with {@code --admin-port}) once it listens. Without {@code --origin} it starts the {@link EmbeddedOrigin}
  * it was given ({@code edgelab serve} gives it the synthetic origin, so the cache can be tried with nothing
@@ -54,6 +56,20 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--origin", paramLabel = "URL",
             description = "Origin to fetch misses from, e.g. http://127.0.0.1:8081. Default under edgelab serve: an embedded synthetic origin on a free loopback port; required when the cache runs on its own.")
     private URI origin;
+
+    @Option(names = "--upstream", paramLabel = "URL", split = ",",
+            description = "An upstream to fetch misses from (a parent cache, or a replica of the origin), repeatable or "
+                    + "comma-separated, instead of --origin: each request goes to the one a consistent-hash ring of its "
+                    + "path names, and one that is down is skipped until it answers again.")
+    private List<URI> upstreams = new ArrayList<>();
+
+    @Option(names = "--upstream-vnodes", paramLabel = "N", defaultValue = "" + HashRing.DEFAULT_VIRTUAL_NODES,
+            description = "Points of each upstream on the ring (default: ${DEFAULT-VALUE}).")
+    private int upstreamVirtualNodes;
+
+    @Option(names = "--upstream-probe-interval", paramLabel = "TIME", defaultValue = "1s", converter = Converters.Time.class,
+            description = "How often an upstream that is down is probed with a connection (default: ${DEFAULT-VALUE}).")
+    private Duration upstreamProbeInterval;
 
     @Option(names = {"-e", "--engine"}, defaultValue = "memory",
             description = "Storage engine by name (default: ${DEFAULT-VALUE}); `edgelab engines` lists them and their settings.")
@@ -190,8 +206,12 @@ public final class ServeCommand implements Callable<Integer> {
      */
     public Running start() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (origin == null && embeddedOrigin == null) {
-            throw new IllegalArgumentException("--origin URL is required when the cache runs on its own"
+        if (origin != null && !upstreams.isEmpty()) {
+            throw new IllegalArgumentException("give --origin URL or --upstream URL,..., not both"
+                    + " (one origin is a list of one upstream)");
+        }
+        if (origin == null && upstreams.isEmpty() && embeddedOrigin == null) {
+            throw new IllegalArgumentException("--origin URL is required when the cache runs on its own (or --upstream URL,... for several)"
                     + " (edgelab serve starts an embedded synthetic origin without it)");
         }
         PluginSettings settings = engineSettings();
@@ -206,16 +226,23 @@ public final class ServeCommand implements Callable<Integer> {
         URI originUri = origin;
         CacheServer server;
         try {
-            if (originUri == null) {
+            if (originUri == null && upstreams.isEmpty()) {
                 embedded = embeddedOrigin.start();
                 originUri = embedded.baseUri();
                 out.println(embedded.description());
             }
-            server = CacheServer.start(CacheServerConfig.builder()
+            CacheServerConfig.Builder config = CacheServerConfig.builder();
+            if (upstreams.isEmpty()) {
+                config.origin(originUri);
+            } else {
+                config.upstreams(upstreams);
+            }
+            server = CacheServer.start(config
                     .bindHost(bind)
                     .port(port)
                     .adminPort(adminPort)
-                    .origin(originUri)
+                    .upstreamVirtualNodes(upstreamVirtualNodes)
+                    .upstreamProbeInterval(upstreamProbeInterval)
                     .ioThreads(ioThreads)
                     .idleTimeout(idleTimeout)
                     .requestHeaderTimeout(headerTimeout)
@@ -232,7 +259,8 @@ public final class ServeCommand implements Callable<Integer> {
             throw e;
         }
         URI base = URI.create("http://" + hostForUrl(bind) + ":" + server.port());
-        out.println("edgelab cache on " + base + " -> " + originUri + ", engine " + engine + " "
+        out.println("edgelab cache on " + base + " -> " + (upstreams.isEmpty() ? originUri
+                : "upstreams " + upstreams + " (consistent hash of the path)") + ", engine " + engine + " "
                 + settings.asMap() + ", capacity " + ByteSize.format(store.usage().capacityBytes()));
         if (server.adminPort() > 0) {
             out.println("admin on http://127.0.0.1:" + server.adminPort() + "/stats and /metrics");

@@ -1,105 +1,228 @@
 package org.edgelab.cache.origin;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.edgelab.cache.admin.UpstreamStats;
 
 /**
- * An HTTP/1.1 client to one origin with a small pool of keep-alive connections per event loop:
- * an exchange runs on the loop of the client connection that needs it, so proxying needs no
- * thread hand-off. Thread-safe; {@link #send} must be called on {@code loop}.
+ * The cache's client towards its upstreams: one origin, or several upstreams (parent caches, or
+ * replicas of an origin) among which each request is sent to the one a consistent-hash ring of the
+ * target's path names ({@link HashRing}, as Varnish's {@code shard} director, Traffic Server's
+ * {@code round_robin=consistent_hash} and nginx's {@code hash $uri consistent}), so a path always
+ * goes to the same upstream while it is up.
+ *
+ * <p>Health, with several upstreams: one that refuses a connection or fails a request before its
+ * response headers is marked down and skipped, the request going to the next upstream on the ring
+ * (a GET or HEAD without a body, so every fill; never a request once a response to it has begun, so
+ * nothing a client has been sent is fetched twice). While an upstream is down a connection probe is
+ * made every probe interval; one that connects, or any response from it, takes it back. When every
+ * upstream of a path is down, the path's own one is tried all the same. A single origin is always
+ * tried and never probed, as before there were several.
+ *
+ * <p>Thread-safe; {@link #send} must be called on {@code loop}, and no call blocks.
  */
 public final class OriginClient implements AutoCloseable {
 
-    private static final int MAX_IDLE_PER_LOOP = 64;
+    private final List<Upstream> upstreams;
+    private final HashRing ring;
+    private final long probeIntervalNanos;
+    private volatile boolean closed;
 
-    private final String host;
-    private final int port;
-    private final Class<? extends Channel> channelClass;
-    private final int connectTimeoutMillis;
-    private final long responseTimeoutNanos;
-    private final Map<EventLoop, OriginPool> pools = new ConcurrentHashMap<>();
-
-    /** Creates a client; connections use {@code channelClass} (epoll or NIO, matching the loops). */
-    public OriginClient(String host, int port, Class<? extends Channel> channelClass,
-                        Duration connectTimeout, Duration responseTimeout) {
-        this.host = host;
-        this.port = port;
-        this.channelClass = channelClass;
-        this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
-        this.responseTimeoutNanos = responseTimeout.toNanos();
+    /**
+     * Creates a client to {@code upstreams} (one or more distinct {@code http://host[:port]} URIs, validated by
+     * the configuration); {@code virtualNodes} points per upstream on the ring, a probe of a down upstream every
+     * {@code probeInterval}; connections use {@code channelClass} (epoll or NIO, matching the loops).
+     */
+    public OriginClient(List<URI> upstreams, int virtualNodes, Duration probeInterval,
+                        Class<? extends Channel> channelClass, Duration connectTimeout, Duration responseTimeout) {
+        List<Upstream> list = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (URI uri : upstreams) {
+            int port = uri.getPort() > 0 ? uri.getPort() : 80;
+            String authority = uri.getPort() > 0 ? uri.getHost() + ":" + uri.getPort() : uri.getHost();
+            list.add(new Upstream(uri, authority,
+                    new HostClient(uri.getHost(), port, channelClass, connectTimeout, responseTimeout)));
+            names.add(authority);
+        }
+        this.upstreams = List.copyOf(list);
+        this.ring = new HashRing(names, virtualNodes);
+        this.probeIntervalNanos = probeInterval.toNanos();
     }
 
     /**
-     * Sends {@code request} (with an optional body, which this call takes ownership of) on a
-     * connection of {@code loop}; the listener hears the response on that loop. Idempotent
-     * requests that fail on a reused connection before any response byte are retried once on a
-     * new connection.
+     * Sends {@code request} (with an optional body, which this call takes ownership of) to the upstream of its
+     * path, on a connection of {@code loop}; the listener hears the response on that loop. With several
+     * upstreams the request's Host is set to the chosen one's. Idempotent requests that fail on a reused
+     * connection before any response byte are retried once on a new connection, and, with several upstreams,
+     * then on the next upstream of the ring.
      */
     public void send(EventLoop loop, HttpRequest request, ByteBuf body, OriginResponseListener listener) {
         assert loop.inEventLoop();
-        OriginPool pool = pools.computeIfAbsent(loop, l -> new OriginPool(MAX_IDLE_PER_LOOP));
-        Channel idle = pool.poll();
-        if (idle != null) {
-            OriginConnection conn = idle.pipeline().get(OriginConnection.class);
-            boolean idempotent = body == null && (HttpMethod.GET.equals(request.method())
-                    || HttpMethod.HEAD.equals(request.method()));
-            conn.start(request, body, listener, idempotent ? (req, l) -> {
-                connect(loop, pool, req, null, l);
-                return true;
-            } : null);
+        if (upstreams.size() == 1) {
+            Upstream only = upstreams.get(0);
+            only.requestSent();
+            only.client().send(loop, request, body, new Attempt(loop, request, listener, null, false));
             return;
         }
-        connect(loop, pool, request, body, listener);
+        boolean retryable = body == null
+                && (HttpMethod.GET.equals(request.method()) || HttpMethod.HEAD.equals(request.method()));
+        new Attempt(loop, request, listener, ring.preference(path(request.uri())), retryable).next(body);
     }
 
-    private void connect(EventLoop loop, OriginPool pool, HttpRequest request, ByteBuf body,
-                         OriginResponseListener listener) {
-        OriginConnection conn = new OriginConnection(pool, responseTimeoutNanos);
-        Bootstrap b = new Bootstrap()
-                .group(loop)
-                .channel(channelClass)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast("codec", new HttpClientCodec(8192, 65536, 1 << 20));
-                        ch.pipeline().addLast("exchange", conn);
+    /** Returns the upstreams' names ({@code host[:port]}) in the order configured. */
+    public List<String> names() {
+        return ring.nodes();
+    }
+
+    /** Returns each upstream's figures, in the order configured. */
+    public List<UpstreamStats> stats() {
+        List<UpstreamStats> out = new ArrayList<>(upstreams.size());
+        for (Upstream u : upstreams) {
+            out.add(u.stats());
+        }
+        return out;
+    }
+
+    /** The path of a request target, without its query: {@code /a/b} of {@code /a/b?c} or {@code http://h/a/b?c}. */
+    static String path(String target) {
+        int start = 0;
+        if (!target.startsWith("/")) {
+            int scheme = target.indexOf("://");
+            if (scheme >= 0) {
+                int slash = target.indexOf('/', scheme + 3);
+                if (slash < 0) {
+                    return "/";
+                }
+                start = slash;
+            }
+        }
+        int query = target.indexOf('?', start);
+        return query < 0 ? target.substring(start) : target.substring(start, query);
+    }
+
+    /** Keeps probing {@code u} from {@code loop} while it is down, unless a probe chain already runs. */
+    private void probeWhileDown(Upstream u, EventLoop loop) {
+        if (u.startProbing()) {
+            probeLater(u, loop);
+        }
+    }
+
+    private void probeLater(Upstream u, EventLoop loop) {
+        try {
+            loop.schedule(() -> {
+                if (closed || u.isUp()) {
+                    u.stopProbing();
+                    return;
+                }
+                u.probed();
+                u.client().probe(loop, connected -> {
+                    if (connected) {
+                        u.answered();
+                        u.stopProbing();
+                    } else {
+                        probeLater(u, loop);
                     }
                 });
-        ChannelFuture f = b.connect(host, port);
-        f.addListener(done -> {
-            if (done.isSuccess()) {
-                conn.start(request, body, listener, null);
-            } else {
-                if (body != null) {
-                    body.release();
-                }
-                listener.onFailure(new OriginException(OriginException.Kind.CONNECT,
-                        "cannot connect to the origin " + host + ":" + port + ": " + done.cause().getMessage(),
-                        done.cause()), false);
-            }
-        });
+            }, probeIntervalNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException shuttingDown) {
+            u.stopProbing();
+        }
     }
 
-    /** Closes every idle connection; exchanges in progress finish on their own. */
+    /** Closes every idle connection and stops probing; exchanges in progress finish on their own. */
     @Override
     public void close() {
-        pools.forEach((loop, pool) -> {
-            if (!loop.isShuttingDown()) {
-                loop.execute(pool::closeAll);
+        closed = true;
+        for (Upstream u : upstreams) {
+            u.client().close();
+        }
+    }
+
+    /**
+     * One request's way through its upstreams: it counts each attempt and its outcome, and moves a failure
+     * that came before any response on to the next upstream that is up. Confined to the request's loop.
+     */
+    private final class Attempt implements OriginResponseListener {
+        private final EventLoop loop;
+        private final HttpRequest request;
+        private final OriginResponseListener listener;
+        /** The upstreams in the order this request tries them (null: the single origin). */
+        private final int[] order;
+        private final boolean retryable;
+        private final boolean[] tried;
+        private int attempts;
+        private Upstream current;
+
+        Attempt(EventLoop loop, HttpRequest request, OriginResponseListener listener, int[] order, boolean retryable) {
+            this.loop = loop;
+            this.request = request;
+            this.listener = listener;
+            this.order = order;
+            this.retryable = retryable;
+            this.tried = order == null ? null : new boolean[order.length];
+            this.current = order == null ? upstreams.get(0) : null;
+        }
+
+        /** Sends to the next upstream to try; false when none is left. */
+        boolean next(ByteBuf body) {
+            int pick = -1;
+            for (int i = 0; i < order.length && pick < 0; i++) {
+                if (!tried[i] && upstreams.get(order[i]).isUp()) {
+                    pick = i;
+                }
             }
-        });
+            if (pick < 0 && attempts == 0) {
+                pick = 0; // every upstream of this path is down: try its own all the same
+            }
+            if (pick < 0) {
+                return false;
+            }
+            tried[pick] = true;
+            attempts++;
+            current = upstreams.get(order[pick]);
+            current.requestSent();
+            request.headers().set(HttpHeaderNames.HOST, current.authority());
+            current.client().send(loop, request, body, this);
+            return true;
+        }
+
+        @Override
+        public void onResponse(HttpResponse response, OriginExchange exchange) {
+            current.answered();
+            listener.onResponse(response, exchange);
+        }
+
+        @Override
+        public void onContent(HttpContent content, boolean last) {
+            listener.onContent(content, last);
+        }
+
+        @Override
+        public void onFailure(OriginException cause, boolean headersReceived) {
+            if (order == null) {
+                current.failed(false);
+                listener.onFailure(cause, headersReceived);
+                return;
+            }
+            if (current.failed(!headersReceived)) {
+                probeWhileDown(current, loop);
+            }
+            if (!headersReceived && retryable && !closed && next(null)) {
+                return;
+            }
+            listener.onFailure(cause, headersReceived);
+        }
     }
 }

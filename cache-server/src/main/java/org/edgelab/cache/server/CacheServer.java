@@ -24,7 +24,7 @@ import org.edgelab.transport.LoopDelay;
 import org.edgelab.transport.Transport;
 
 /**
- * A running edge cache: an HTTP/1.1 listener in front of one origin, storing into an
+ * A running edge cache: an HTTP/1.1 listener in front of an origin (or several upstreams), storing into an
  * {@link ObjectStore}, and an optional admin listener on loopback ({@code /stats}, {@code /metrics},
  * {@code /health}). Uses epoll when available, NIO otherwise. Thread-safe; {@link #close()} stops
  * both listeners and the event loops but leaves the store open (the caller owns it).
@@ -72,8 +72,10 @@ public final class CacheServer implements AutoCloseable {
         StoreExecutor executor = new StoreExecutor(store.engineName(), config.storeThreads(), config.storeQueue());
         try {
             CacheStats stats = new CacheStats();
-            OriginClient origin = new OriginClient(config.origin().getHost(), config.originPort(), transport.socketChannelClass(),
-                    config.originConnectTimeout(), config.originResponseTimeout());
+            OriginClient origin = new OriginClient(config.upstreams(), config.upstreamVirtualNodes(),
+                    config.upstreamProbeInterval(), transport.socketChannelClass(), config.originConnectTimeout(),
+                    config.originResponseTimeout());
+            stats.upstreams(origin::stats);
             LoopStore loopStore = new LoopStore(store, executor);
             FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.originAuthority());
             ServerContext sc = new ServerContext(config, loopStore, origin, fetches, stats);
@@ -102,8 +104,8 @@ public final class CacheServer implements AutoCloseable {
                         .bind(new InetSocketAddress("127.0.0.1", config.adminPort()))
                         .syncUninterruptibly().channel();
             }
-            LOG.log(System.Logger.Level.INFO, "edge cache listening on {0} ({1}), origin {2}, store calls that may "
-                    + "block: {3} on {4} threads", listener.localAddress(), transport.label(), config.origin(),
+            LOG.log(System.Logger.Level.INFO, "edge cache listening on {0} ({1}), upstreams {2}, store calls that may "
+                    + "block: {3} on {4} threads", listener.localAddress(), transport.label(), config.upstreams(),
                     store.blockingCalls(), config.storeThreads());
             LoopDelay delay = LoopDelay.start(group, LOOP_DELAY_PERIOD, ns -> stats.phases().record(PhaseTimes.Phase.LOOP_DELAY, ns));
             return new CacheServer(group, listener, admin, origin, stats, executor, delay);

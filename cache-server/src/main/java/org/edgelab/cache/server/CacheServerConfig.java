@@ -2,18 +2,30 @@ package org.edgelab.cache.server;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import org.edgelab.cache.origin.HashRing;
 import org.edgelab.cache.store.StoreExecutor;
 
 /**
- * Settings of a {@link CacheServer}: where it listens, which origin it fronts, the HTTP limits and
- * the timeouts. Build with {@link #builder()}; every setting has a default except the origin.
- * Immutable and thread-safe.
+ * Settings of a {@link CacheServer}: where it listens, which origin (or upstreams) it fronts, the HTTP
+ * limits and the timeouts. Build with {@link #builder()}; every setting has a default except the origin
+ * or the upstreams. Immutable and thread-safe.
  *
  * @param bindHost              address the HTTP listener binds (default {@code 127.0.0.1})
  * @param port                  HTTP port, 0 for an ephemeral one
  * @param adminPort             admin listener port on loopback, 0 for an ephemeral one, -1 for none
- * @param origin                the origin's base URI ({@code http://host:port}), required
+ * @param upstreams             where misses are fetched, each an {@code http://host[:port]} URI, required: one
+ *                              origin, or several upstreams (parent caches, or replicas of an origin), each
+ *                              request going to the one a consistent-hash ring of its path names, skipping
+ *                              those that are down ({@link org.edgelab.cache.origin.OriginClient})
+ * @param upstreamVirtualNodes  points of each upstream on the ring (default
+ *                              {@link org.edgelab.cache.origin.HashRing#DEFAULT_VIRTUAL_NODES})
+ * @param upstreamProbeInterval how often an upstream that is down is probed (default 1 s; several upstreams only)
  * @param ioThreads             event-loop threads, 0 for one per core
  * @param maxInitialLineLength  longest request line accepted (longer gets 414)
  * @param maxHeaderSize         largest header block accepted (larger gets 431)
@@ -32,7 +44,9 @@ public record CacheServerConfig(
         String bindHost,
         int port,
         int adminPort,
-        URI origin,
+        List<URI> upstreams,
+        int upstreamVirtualNodes,
+        Duration upstreamProbeInterval,
         int ioThreads,
         int maxInitialLineLength,
         int maxHeaderSize,
@@ -47,14 +61,12 @@ public record CacheServerConfig(
 
     public CacheServerConfig {
         Objects.requireNonNull(bindHost, "bindHost");
-        Objects.requireNonNull(origin, "origin");
+        upstreams = checkedUpstreams(upstreams);
+        Objects.requireNonNull(upstreamProbeInterval, "upstreamProbeInterval");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(requestHeaderTimeout, "requestHeaderTimeout");
         Objects.requireNonNull(originConnectTimeout, "originConnectTimeout");
         Objects.requireNonNull(originResponseTimeout, "originResponseTimeout");
-        if (!"http".equalsIgnoreCase(origin.getScheme()) || origin.getHost() == null) {
-            throw new IllegalArgumentException("origin must be an http://host[:port] URI, got '" + origin + "'");
-        }
         requireRange("port", port, 0, 65535);
         requireRange("adminPort", adminPort, -1, 65535);
         requireRange("ioThreads", ioThreads, 0, 1024);
@@ -68,16 +80,58 @@ public record CacheServerConfig(
         requirePositive("requestHeaderTimeout", requestHeaderTimeout);
         requirePositive("originConnectTimeout", originConnectTimeout);
         requirePositive("originResponseTimeout", originResponseTimeout);
+        requireRange("upstreamVirtualNodes", upstreamVirtualNodes, 1, 10_000);
+        requirePositive("upstreamProbeInterval", upstreamProbeInterval);
+    }
+
+    /** Returns the origin: the first upstream (the only one when the cache fronts one origin). */
+    public URI origin() {
+        return upstreams.get(0);
     }
 
     /** Returns the origin's port, defaulting to 80. */
     public int originPort() {
-        return origin.getPort() > 0 ? origin.getPort() : 80;
+        return origin().getPort() > 0 ? origin().getPort() : 80;
     }
 
-    /** Returns the Host header value for requests to the origin. */
+    /** Returns the Host header value for requests to the origin (with several upstreams, each gets its own). */
     public String originAuthority() {
-        return origin.getPort() > 0 ? origin.getHost() + ":" + origin.getPort() : origin.getHost();
+        return authority(origin());
+    }
+
+    private static String authority(URI u) {
+        return u.getPort() > 0 ? u.getHost() + ":" + u.getPort() : u.getHost();
+    }
+
+    /**
+     * Checks the upstreams: at least one, each {@code http://host[:port]} with no user, path (but "/"), query or
+     * fragment, none twice (by host, case aside, and port, 80 when unstated).
+     */
+    private static List<URI> checkedUpstreams(List<URI> upstreams) {
+        if (upstreams == null || upstreams.isEmpty()) {
+            throw new IllegalArgumentException("no origin: set the origin (http://host[:port]) or a list of upstreams");
+        }
+        boolean one = upstreams.size() == 1;
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < upstreams.size(); i++) {
+            URI u = upstreams.get(i);
+            String which = one ? "origin" : "upstream " + (i + 1) + " of " + upstreams.size();
+            if (u == null) {
+                throw new IllegalArgumentException(which + " is missing");
+            }
+            String path = u.getRawPath();
+            if (!"http".equalsIgnoreCase(u.getScheme()) || u.getHost() == null || u.getRawUserInfo() != null
+                    || (path != null && !path.isEmpty() && !path.equals("/")) || u.getRawQuery() != null
+                    || u.getRawFragment() != null) {
+                throw new IllegalArgumentException(which + " must be an http://host[:port] URI (no user, path or query), got '"
+                        + u + "'");
+            }
+            String key = u.getHost().toLowerCase(Locale.ROOT) + ":" + (u.getPort() > 0 ? u.getPort() : 80);
+            if (!seen.add(key)) {
+                throw new IllegalArgumentException("upstream " + u + " is listed twice (" + key + "): each upstream once");
+            }
+        }
+        return List.copyOf(upstreams);
     }
 
     /** Returns a builder with every default set and no origin. */
@@ -102,7 +156,9 @@ public record CacheServerConfig(
         private String bindHost = "127.0.0.1";
         private int port;
         private int adminPort = -1;
-        private URI origin;
+        private List<URI> upstreams;
+        private int upstreamVirtualNodes = HashRing.DEFAULT_VIRTUAL_NODES;
+        private Duration upstreamProbeInterval = Duration.ofSeconds(1);
         private int ioThreads;
         private int maxInitialLineLength = 8192;
         private int maxHeaderSize = 16384;
@@ -121,8 +177,20 @@ public record CacheServerConfig(
         public Builder bindHost(String v) { this.bindHost = v; return this; }
         public Builder port(int v) { this.port = v; return this; }
         public Builder adminPort(int v) { this.adminPort = v; return this; }
-        public Builder origin(URI v) { this.origin = v; return this; }
-        public Builder origin(String v) { this.origin = URI.create(v); return this; }
+        /** Fronts one origin (replacing any upstreams set before). */
+        public Builder origin(URI v) { this.upstreams = v == null ? null : List.of(v); return this; }
+        public Builder origin(String v) { return origin(uri(v)); }
+        /** Fronts these upstreams, chosen per request by a consistent-hash ring of the path (replacing the origin). */
+        public Builder upstreams(List<URI> v) { this.upstreams = v == null ? null : new ArrayList<>(v); return this; }
+        public Builder upstreams(String... v) {
+            List<URI> list = new ArrayList<>();
+            for (String s : v) {
+                list.add(uri(s));
+            }
+            return upstreams(list);
+        }
+        public Builder upstreamVirtualNodes(int v) { this.upstreamVirtualNodes = v; return this; }
+        public Builder upstreamProbeInterval(Duration v) { this.upstreamProbeInterval = v; return this; }
         public Builder ioThreads(int v) { this.ioThreads = v; return this; }
         public Builder maxInitialLineLength(int v) { this.maxInitialLineLength = v; return this; }
         public Builder maxHeaderSize(int v) { this.maxHeaderSize = v; return this; }
@@ -135,9 +203,18 @@ public record CacheServerConfig(
         public Builder storeThreads(int v) { this.storeThreads = v; return this; }
         public Builder storeQueue(int v) { this.storeQueue = v; return this; }
 
+        private static URI uri(String s) {
+            try {
+                return new URI(s);
+            } catch (java.net.URISyntaxException e) {
+                throw new IllegalArgumentException("not a URI: '" + s + "' (" + e.getReason() + "): expected http://host[:port]");
+            }
+        }
+
         /** Returns the configuration, failing with a message naming the first invalid setting. */
         public CacheServerConfig build() {
-            return new CacheServerConfig(bindHost, port, adminPort, origin, ioThreads, maxInitialLineLength,
+            return new CacheServerConfig(bindHost, port, adminPort, upstreams, upstreamVirtualNodes,
+                    upstreamProbeInterval, ioThreads, maxInitialLineLength,
                     maxHeaderSize, idleTimeout, requestHeaderTimeout, originConnectTimeout, originResponseTimeout,
                     maxRanges, maxRequestBody, storeThreads, storeQueue);
         }

@@ -125,6 +125,40 @@ class ServeCommandTest {
     }
 
     @Test
+    void upstreamsServeThroughTheRingAndShowInStats() throws Exception {
+        OriginServer second = OriginServer.start(OriginConfig.builder().host("127.0.0.1").port(0).build());
+        try (ServeCommand.Running running = parse("--port", "0", "--upstream", origin.baseUri() + "," + second.baseUri(),
+                "--upstream-vnodes", "40", "--upstream-probe-interval", "250ms", "--memory", "8m", "--admin-port", "0").start()) {
+            assertThat(out.toString()).contains("edgelab cache on " + running.baseUri() + " -> upstreams ["
+                    + origin.baseUri() + ", " + second.baseUri() + "] (consistent hash of the path)");
+            HttpClient client = HttpClient.newHttpClient();
+            for (int i = 0; i < 20; i++) {
+                HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(running.baseUri().resolve("/objects/1KiB/u" + i))
+                        .build(), HttpResponse.BodyHandlers.ofByteArray());
+                assertThat(r.statusCode()).isEqualTo(200);
+            }
+            assertThat(origin.stats().requests() + second.stats().requests()).isEqualTo(20);
+            assertThat(origin.stats().requests()).as("both upstreams get paths").isPositive();
+            assertThat(second.stats().requests()).as("both upstreams get paths").isPositive();
+            String stats = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + running.server().adminPort()
+                    + "/stats")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(stats).contains("\"upstreams\"", "\"upstream\" : \"127.0.0.1:" + second.port() + "\"");
+        } finally {
+            second.close();
+        }
+    }
+
+    @Test
+    void badUpstreamFlagsFailWithAClearMessage() {
+        assertThat(run("--port", "0", "--origin", NO_ORIGIN, "--upstream", "http://127.0.0.1:10")).isEqualTo(2);
+        assertThat(err.toString()).contains("give --origin URL or --upstream URL,..., not both");
+        assertThat(run("--port", "0", "--upstream", "http://127.0.0.1:10,http://127.0.0.1:10")).isEqualTo(2);
+        assertThat(err.toString()).contains("upstream http://127.0.0.1:10 is listed twice");
+        assertThat(run("--port", "0", "--upstream", "http://127.0.0.1:10,ftp://127.0.0.1:11")).isEqualTo(2);
+        assertThat(err.toString()).contains("upstream 2 of 2 must be an http://host[:port] URI");
+    }
+
+    @Test
     void withoutAdminPortNoAdminLineIsPrinted() throws Exception {
         try (ServeCommand.Running running = parse("--port", "0", "--origin", NO_ORIGIN, "--memory", "8m").start()) {
             assertThat(running.server().adminPort()).isEqualTo(-1);
@@ -139,6 +173,16 @@ class ServeCommandTest {
         try (ServeCommand.Running running = parse("--config", config.toString(), "--memory", "8m").start()) {
             assertThat(running.server().port()).isPositive();
             assertThat(running.store().usage().capacityBytes()).isEqualTo(8L << 20);
+        }
+    }
+
+    @Test
+    void upstreamsComeFromTheConfigFileAsACommaSeparatedList(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("serve.properties");
+        Files.writeString(config, "port=0\nmemory=8m\nupstream=http://127.0.0.1:10,http://127.0.0.1:11\n");
+        try (ServeCommand.Running running = parse("--config", config.toString()).start()) {
+            assertThat(out.toString()).contains("-> upstreams [http://127.0.0.1:10, http://127.0.0.1:11]");
+            assertThat(running.server().stats().snapshot(running.store()).upstreams()).hasSize(2);
         }
     }
 

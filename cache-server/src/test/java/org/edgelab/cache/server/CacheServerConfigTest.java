@@ -41,4 +41,40 @@ class CacheServerConfigTest {
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://x:1").port(70000).build())
                 .hasMessageContaining("port");
     }
+
+    @Test
+    void oneOriginIsAListOfOneUpstream() {
+        CacheServerConfig c = CacheServerConfig.builder().origin("http://127.0.0.1:8081").build();
+        assertThat(c.upstreams()).containsExactly(java.net.URI.create("http://127.0.0.1:8081"));
+        assertThat(c.origin()).isEqualTo(java.net.URI.create("http://127.0.0.1:8081"));
+        assertThat(c.upstreamVirtualNodes()).isEqualTo(160);
+        assertThat(c.upstreamProbeInterval()).isEqualTo(Duration.ofSeconds(1));
+        CacheServerConfig two = CacheServerConfig.builder().upstreams("http://127.0.0.1:8081", "http://127.0.0.1:8082/").build();
+        assertThat(two.upstreams()).hasSize(2);
+        assertThat(two.originAuthority()).isEqualTo("127.0.0.1:8081");
+    }
+
+    @Test
+    void badUpstreamsFailNamingWhichAndWhy() {
+        assertThatThrownBy(() -> CacheServerConfig.builder().upstreams(java.util.List.of()).build())
+                .hasMessageContaining("no origin").hasMessageContaining("upstreams");
+        assertThatThrownBy(() -> CacheServerConfig.builder().upstreams("http://127.0.0.1:8081", "http://127.0.0.1:8081").build())
+                .hasMessageContaining("listed twice");
+        assertThatThrownBy(() -> CacheServerConfig.builder().upstreams("http://Parent:80", "http://parent").build())
+                .hasMessageContaining("listed twice").hasMessageContaining("parent:80");
+        assertThatThrownBy(() -> CacheServerConfig.builder().upstreams("http://a:1", "https://b:2").build())
+                .hasMessageContaining("upstream 2 of 2").hasMessageContaining("http://host[:port]");
+        assertThatThrownBy(() -> CacheServerConfig.builder().upstreams("http://a:1", "http://b:2/cache").build())
+                .hasMessageContaining("upstream 2 of 2").hasMessageContaining("no user, path or query");
+        assertThatThrownBy(() -> CacheServerConfig.builder().upstreams("http://a:1", "http://u@b:2").build())
+                .hasMessageContaining("upstream 2 of 2");
+        assertThatThrownBy(() -> CacheServerConfig.builder().upstreams("http://a:1", "b:2").build())
+                .hasMessageContaining("upstream 2 of 2");
+        assertThatThrownBy(() -> CacheServerConfig.builder().upstreams("http://a:1", "http://b c").build())
+                .hasMessageContaining("not a URI: 'http://b c'");
+        assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://a:1").upstreamVirtualNodes(0).build())
+                .hasMessageContaining("upstreamVirtualNodes");
+        assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://a:1").upstreamProbeInterval(Duration.ZERO).build())
+                .hasMessageContaining("upstreamProbeInterval");
+    }
 }

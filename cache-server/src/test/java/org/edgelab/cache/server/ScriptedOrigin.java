@@ -31,6 +31,11 @@ final class ScriptedOrigin implements AutoCloseable {
     private final Channel channel;
 
     ScriptedOrigin(Function<FullHttpRequest, FullHttpResponse> script) {
+        this(0, script);
+    }
+
+    /** An origin on {@code port} of loopback (0: a free one), e.g. to start one again where a stopped one was. */
+    ScriptedOrigin(int port, Function<FullHttpRequest, FullHttpResponse> script) {
         channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
@@ -49,7 +54,7 @@ final class ScriptedOrigin implements AutoCloseable {
                                 });
                     }
                 })
-                .bind(new InetSocketAddress("127.0.0.1", 0)).syncUninterruptibly().channel();
+                .bind(new InetSocketAddress("127.0.0.1", port)).syncUninterruptibly().channel();
     }
 
     URI baseUri() {
