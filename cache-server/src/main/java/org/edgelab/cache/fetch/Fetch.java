@@ -165,6 +165,11 @@ public final class Fetch implements OriginResponseListener {
         return true;
     }
 
+    /** True once this fill is over (stored, aborted, or not stored); it may not have been forgotten yet. */
+    synchronized boolean isOver() {
+        return state == State.DONE;
+    }
+
     /** Registers a tail for a follower about to be handed the write; call holding this object's monitor. */
     private FillTail newTail() {
         FillTail t = new FillTail(this);
@@ -180,12 +185,16 @@ public final class Fetch implements OriginResponseListener {
                 return;
             }
             tail.close();
-            if (committed) {
-                waiter.storedAlready(role); // the follow came after the commit: the object is there
-            } else {
-                LOG.log(System.Logger.Level.DEBUG, "cannot follow the write of {0}: {1}", w.key(), err.toString());
-                waiter.retryAlone();
-            }
+            // The follow may have come after the engine committed but before the commit's callback ran
+            // here: wait for the calls submitted so far (the commit among them), then decide.
+            lane.afterAll(() -> {
+                if (committed) {
+                    waiter.storedAlready(role); // the follow came after the commit: the object is there
+                } else {
+                    LOG.log(System.Logger.Level.DEBUG, "cannot follow the write of {0}: {1}", w.key(), err.toString());
+                    waiter.retryAlone();
+                }
+            });
         });
     }
 

@@ -82,6 +82,10 @@ public final class FetchRegistry {
                     return Joined.JOINED;
                 }
                 inFlight.remove(key, existing);
+                if (existing.isOver()) {
+                    // Over but not yet forgotten: its mark may not have moved, and it may have just stored the object.
+                    return Joined.LOOK_AGAIN;
+                }
                 continue;
             }
             if (mark(primaryKey) != mark) {

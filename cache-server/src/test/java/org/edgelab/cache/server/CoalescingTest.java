@@ -61,6 +61,26 @@ class CoalescingTest {
             assertThat(xcache(f.get(path))).isEqualTo("HIT");
         }
     }
+    /**
+     * A request sent as soon as a miss's response has ended finds the object, never a second
+     * origin fetch: the fill may still be finishing (its commit done, its registry entry not yet
+     * gone), and a request that meets it then must look the store up again, not fetch anew.
+     */
+    @Test
+    void aRequestRightAfterAMissIsAHitEveryTime() throws Exception {
+        try (CacheFixture f = new CacheFixture(engine)) {
+            int keys = 100;
+            for (int i = 0; i < keys; i++) {
+                String path = SyntheticPaths.path("right-after-" + i, 2_000);
+                assertThat(xcache(f.get(path))).as(path).isEqualTo("MISS");
+                HttpResponse<byte[]> again = f.get(path);
+                assertThat(xcache(again)).as(path).startsWith("HIT");
+                assertThat(verified("right-after-" + i, 0, again.body())).isTrue();
+            }
+            assertThat(f.origin.stats().requests()).isEqualTo(keys);
+        }
+    }
+
     @Test
     void anObjectTheStoreRefusesIsStreamedToEveryWaitingClientFromOneOriginRequest() throws Exception {
         try (CacheFixture f = new CacheFixture(engine, org.edgelab.origin.OriginConfig.builder().port(0).build(), "1m",

@@ -28,6 +28,13 @@ final class FaultyStore implements ObjectStore {
     /** When set, the injected write failure waits for it to open first (so a test can gather followers). */
     volatile java.util.concurrent.CountDownLatch writeFailureGate;
     volatile boolean failCommit;
+    /**
+     * When set, a commit takes {@code commitEdgeMillis} before and again after its delegate's commit,
+     * and a follow of a write with bytes in it (not the initiator's, made before the first byte)
+     * waits for the delegate's commit before it is made (so it fails as "already committed" while
+     * the fill has not heard its commit return yet).
+     */
+    volatile long commitEdgeMillis;
 
     FaultyStore(ObjectStore delegate) {
         this.delegate = delegate;
@@ -57,6 +64,7 @@ final class FaultyStore implements ObjectStore {
             throw new IOException("injected begin failure");
         }
         ObjectWriter w = delegate.begin(key, metadata);
+        java.util.concurrent.CountDownLatch delegateCommitted = new java.util.concurrent.CountDownLatch(1);
         return new ObjectWriter() {
             @Override
             public CacheKey key() {
@@ -81,6 +89,13 @@ final class FaultyStore implements ObjectStore {
 
             @Override
             public StoredObject follow() {
+                if (commitEdgeMillis > 0 && w.written() > 0) {
+                    try {
+                        delegateCommitted.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
                 return w.follow();
             }
 
@@ -90,7 +105,11 @@ final class FaultyStore implements ObjectStore {
                     w.abort();
                     throw new IOException("injected commit failure");
                 }
+                long edge = commitEdgeMillis;
+                sleep(edge);
                 w.commit(finalMetadata);
+                delegateCommitted.countDown();
+                sleep(edge);
             }
 
             @Override
@@ -144,6 +163,17 @@ final class FaultyStore implements ObjectStore {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted at the write failure's gate", e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        if (millis <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

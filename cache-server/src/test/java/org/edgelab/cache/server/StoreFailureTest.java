@@ -164,6 +164,43 @@ class StoreFailureTest {
         assertThat(cache.stats().snapshot(store).storePassThroughs()).isEqualTo(1);
     }
 
+    /**
+     * A client that joins a fill whose engine has committed, but whose commit has not yet returned
+     * to the fill, cannot follow the write any more ("already committed"): it must be served the
+     * stored object, not sent to the origin on its own.
+     */
+    @Test
+    void aClientWhoseFollowMeetsTheCommitIsServedTheStoredObject() throws Exception {
+        store.commitEdgeMillis = 500;
+        String path = SyntheticPaths.path("follow-meets-commit", 20_000);
+        java.util.concurrent.CompletableFuture<RawHttp.Response> first = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> {
+                    try (RawHttp raw = new RawHttp(cache.port())) {
+                        raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+                        return raw.read(false);
+                    } catch (Exception e) {
+                        throw new java.util.concurrent.CompletionException(e);
+                    }
+                });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (origin.stats().requests() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        Thread.sleep(150); // the body is in, the commit is in its first half
+        RawHttp.Response second;
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            second = raw.read(false);
+        }
+        RawHttp.Response firstResponse = first.get(20, TimeUnit.SECONDS);
+        assertThat(firstResponse.header("x-cache")).isEqualTo("MISS");
+        assertThat(verified("follow-meets-commit", 0, firstResponse.body())).isTrue();
+        assertThat(second.status()).isEqualTo(200);
+        assertThat(second.header("x-cache")).as("served from the fill or the store").startsWith("HIT");
+        assertThat(verified("follow-meets-commit", 0, second.body())).isTrue();
+        assertThat(origin.stats().requests()).as("one origin fetch").isEqualTo(1);
+    }
+
     @Test
     void closingTheServerDrainsTheStoreExecutor() throws Exception {
         String path = SyntheticPaths.path("drain", 4_000_000) + "?rate=8MiB";
