@@ -194,8 +194,10 @@ class LinkCleanupTest {
     /** A JVM running {@link HoldLink}. */
     private record Child(Process process, List<String> namespaces, long delayLine) {
         static Child start() throws Exception {
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                    System.getProperty("java.class.path"), HoldLink.class.getName()).redirectErrorStream(true).start();
+            // C1 only: the child only opens a link and waits to be signalled, and starts sooner so (its delay line is the
+            // link's own JVM, started as in a run)
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                    "-cp", System.getProperty("java.class.path"), HoldLink.class.getName()).redirectErrorStream(true).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             List<String> names = null;
             long pid = -1;
