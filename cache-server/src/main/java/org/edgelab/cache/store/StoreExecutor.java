@@ -88,10 +88,13 @@ public final class StoreExecutor implements AutoCloseable {
         admitFromLine(); // a call may have finished meanwhile
     }
 
-    /** Admits calls waiting in line, first come first served, while the pool has room. */
+    /**
+     * Admits calls waiting in line, first come first served, while the pool has room. A call leaves
+     * the line only into the pool's queue (under the line's lock, as in {@link #execute}): a close
+     * that finds the line empty never shuts the pool down under a call in between.
+     */
     private void admitFromLine() {
         while (true) {
-            Runnable r;
             synchronized (line) {
                 if (line.isEmpty()) {
                     return;
@@ -100,9 +103,8 @@ public final class StoreExecutor implements AutoCloseable {
                     admitted.decrementAndGet();
                     return;
                 }
-                r = line.pollFirst();
+                pool.execute(line.pollFirst());
             }
-            pool.execute(r);
         }
     }
 
