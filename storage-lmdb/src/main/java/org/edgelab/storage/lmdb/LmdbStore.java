@@ -93,6 +93,8 @@ final class LmdbStore implements ObjectStore {
     private final LongAdder verifiedObjects = new LongAdder();
     private final Object closeLock = new Object();
     private volatile boolean closed;
+    /** Test seam: runs in {@link #readChunks} before each chunk after the first; null outside tests. */
+    private volatile Runnable beforeNextChunk;
     /** Chunks of writes cut short (no committed record) deleted when the store opened. */
     private volatile long orphanChunksDeletedAtOpen;
 
@@ -359,7 +361,13 @@ final class LmdbStore implements ObjectStore {
 
     /**
      * Copies the {@code want} readable bytes of {@code e} at {@code position} into {@code dst} in
-     * one short read transaction (chunks of a write in progress come from its buffers).
+     * short read transactions (chunks of a write in progress come from its buffers).
+     *
+     * <p>A chunk of a write in progress leaves its buffer only once its batch has committed, so a
+     * transaction begun after the buffer was found gone sees the chunk. One begun earlier, for an
+     * earlier chunk of this read, may not: the writer thread may have committed and forgotten the
+     * chunk in between. Such a miss is read again in a new transaction before it means anything
+     * (an aborted write, or damage), or a follower would take a healthy write for an aborted one.
      */
     int readChunks(StoredEntry e, long position, ByteBuffer dst, int want) throws IOException {
         long available = e.readableLength();
@@ -370,13 +378,26 @@ final class LmdbStore implements ObjectStore {
                 long pos = position + copied;
                 int chunk = (int) (pos / e.chunkSize);
                 int offset = (int) (pos % e.chunkSize);
+                if (copied > 0) {
+                    Runnable seam = beforeNextChunk;
+                    if (seam != null) {
+                        seam.run();
+                    }
+                }
                 ByteBuffer v = e.unflushedChunk(chunk);
                 int base = 0;
                 if (v == null) {
+                    boolean olderThanTheCheck = slot != null;
                     if (slot == null) {
                         slot = readers.acquire();
                     }
                     v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
+                    if (v == null && olderThanTheCheck) {
+                        readers.release(slot);
+                        slot = null;
+                        slot = readers.acquire();
+                        v = chunkDb.get(slot.txn, Layout.chunkKey(slot.chunkKey, e.id, chunk));
+                    }
                     if (!e.isComplete()) {
                         if (v == null) {
                             // neither committed nor buffered: the batch holding it failed, the write is failing
@@ -688,6 +709,11 @@ final class LmdbStore implements ObjectStore {
 
     int pageSize() {
         return pageSize;
+    }
+
+    /** Test seam: {@code r} runs inside every multi-chunk read, between chunks (null: none). */
+    void beforeNextChunk(Runnable r) {
+        beforeNextChunk = r;
     }
 
     ReadTxnPool readers() {

@@ -148,6 +148,77 @@ class LmdbStoreTest {
         }
     }
 
+    /**
+     * A follower's read that spans two chunks of a write in progress, where the writer thread
+     * commits the second chunk (and so takes it out of its buffer) after the read's transaction
+     * for the first one began: that transaction does not see it. Such a read used to fail as if
+     * the write were aborted; in the cache, a MISS then stopped mid-body, waiting for a
+     * pass-through tail that a healthy fill never hands over.
+     */
+    @Test
+    void aReadSpanningAChunkCommittedDuringTheReadGetsEveryByte() throws Exception {
+        readAcrossAChunkCommittedMidRead(false);
+    }
+
+    /** The same, where the object's own commit comes in between: the miss made the store drop a good object as damaged. */
+    @Test
+    void aReadSpanningAChunkCommittedWithTheObjectDuringTheReadGetsEveryByte() throws Exception {
+        readAcrossAChunkCommittedMidRead(true);
+    }
+
+    private void readAcrossAChunkCommittedMidRead(boolean commitObject) throws Exception {
+        int chunk = 64 * 1024;
+        LmdbSettings settings = new LmdbSettings(dir, 64L << 20, 32L << 20, chunk, "lru", SyncMode.NOSYNC, 16);
+        try (LmdbStore s = LmdbStore.open(settings)) {
+            CacheKey key = CacheKey.of("spanning");
+            long seed = seed(key);
+            int size = 2 * chunk + 10;
+            try (ObjectWriter w = s.begin(key, metadata(size))) {
+                writeBody(w, seed, 0, chunk + chunk / 2, 8192); // chunk 0 queued, chunk 1 half in its buffer
+                CacheKey barrier = CacheKey.of("barrier-0");
+                put(s, barrier, seed(barrier), 100, 100); // its commit waits for the batch holding chunk 0
+                try (StoredObject follower = w.follow()) {
+                    int[] calls = {0};
+                    s.beforeNextChunk(() -> {
+                        if (calls[0]++ > 0) {
+                            return;
+                        }
+                        try {
+                            // After chunk 0 was read in a transaction: chunk 1 fills, and its batch commits.
+                            writeBody(w, seed, chunk + chunk / 2, size, 8192);
+                            if (commitObject) {
+                                w.commit();
+                            } else {
+                                CacheKey b = CacheKey.of("barrier-1");
+                                put(s, b, seed(b), 100, 100);
+                            }
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    });
+                    ByteBuffer dst = ByteBuffer.allocate(64);
+                    int n;
+                    try {
+                        n = follower.read(chunk - 32, dst);
+                    } finally {
+                        s.beforeNextChunk(null);
+                    }
+                    assertThat(calls[0]).as("the read spanned the chunks").isEqualTo(1);
+                    assertThat(n).isEqualTo(64);
+                    TestContent.assertMatches("the read across chunks 0 and 1", seed, chunk - 32, dst.flip());
+                    verifyRead(follower, seed, 0, size, 8192);
+                }
+                if (!commitObject) {
+                    w.commit();
+                }
+            }
+            assertThat(s.stats().corruptObjectsDropped()).as("no good object taken for damage").isZero();
+            try (StoredObject o = s.lookup(key).orElseThrow()) {
+                verifyRead(o, seed, 0, size, 8192);
+            }
+        }
+    }
+
     @Test
     void aFullMapEvictsAndRetriesOrRefusesCleanly() throws Exception {
         // A budget above the map (which settings never allow) makes LMDB itself report MDB_MAP_FULL.
