@@ -709,15 +709,16 @@ public final class Fetch implements OriginResponseListener {
     }
 
     /**
-     * The fill is over: forgotten by the registry, and the followers' responses may end. A fill
-     * that did not commit and gave its followers no tail fails the tails, so no follower waits.
+     * The fill is over: forgotten by the registry, and the followers' responses may end. A tail
+     * not handed over by now never will be, so every idle tail fails: no follower whose store
+     * read ended early waits for one (a committed fill's followers read the store to the end and
+     * never look at theirs).
      */
     private void finished() {
         registry.finished(this);
-        if (!committed) {
-            for (FillTail t : tailsNow()) {
-                t.failIfIdle(new IOException("the fill of " + primaryKey + " ended without storing its object"));
-            }
+        String why = committed ? " was stored, but a read of it ended early" : " ended without storing its object";
+        for (FillTail t : tailsNow()) {
+            t.failIfIdle(new IOException("the fill of " + primaryKey + why));
         }
         settled.complete(null);
     }

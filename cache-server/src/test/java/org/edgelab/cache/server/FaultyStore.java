@@ -35,6 +35,11 @@ final class FaultyStore implements ObjectStore {
      * the fill has not heard its commit return yet).
      */
     volatile long commitEdgeMillis;
+    /**
+     * Followers of a write report it aborted once they read up to this offset (-1: never), while
+     * the write goes on and commits: the way an engine that loses track of a healthy write fails.
+     */
+    volatile long followerAbortsAt = -1;
 
     FaultyStore(ObjectStore delegate) {
         this.delegate = delegate;
@@ -96,7 +101,9 @@ final class FaultyStore implements ObjectStore {
                         Thread.currentThread().interrupt();
                     }
                 }
-                return w.follow();
+                StoredObject f = w.follow();
+                long abortAt = followerAbortsAt;
+                return abortAt < 0 ? f : new AbortingFollower(f, abortAt);
             }
 
             @Override
@@ -152,6 +159,56 @@ final class FaultyStore implements ObjectStore {
     @Override
     public void close() throws IOException {
         delegate.close();
+    }
+
+    /** A follower whose reads end at {@code abortAt} with "aborted", whatever the write does. */
+    private record AbortingFollower(StoredObject delegate, long abortAt) implements StoredObject {
+        @Override
+        public CacheKey key() {
+            return delegate.key();
+        }
+
+        @Override
+        public ObjectMetadata metadata() {
+            return delegate.metadata();
+        }
+
+        @Override
+        public long availableLength() {
+            return Math.min(abortAt, delegate.availableLength());
+        }
+
+        @Override
+        public boolean isComplete() {
+            return false;
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Long> awaitLength(long minLength) {
+            if (minLength > abortAt) {
+                return java.util.concurrent.CompletableFuture.failedFuture(
+                        new org.edgelab.storage.api.WriteAbortedException(delegate.key()));
+            }
+            return delegate.awaitLength(minLength).thenApply(n -> Math.min(n, abortAt));
+        }
+
+        @Override
+        public int read(long position, ByteBuffer dst) throws IOException {
+            if (position >= abortAt) {
+                throw new org.edgelab.storage.api.WriteAbortedException(delegate.key());
+            }
+            ByteBuffer limited = dst.slice(dst.position(), (int) Math.min(dst.remaining(), abortAt - position));
+            int n = delegate.read(position, limited);
+            if (n > 0) {
+                dst.position(dst.position() + n);
+            }
+            return n;
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
     }
 
     private void awaitGate() throws IOException {

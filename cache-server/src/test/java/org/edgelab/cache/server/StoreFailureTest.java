@@ -201,6 +201,36 @@ class StoreFailureTest {
         assertThat(origin.stats().requests()).as("one origin fetch").isEqualTo(1);
     }
 
+    /**
+     * A follower whose store reads end as "aborted" while its fill goes on and commits (what the
+     * lmdb engine did when a read met a chunk committed during it): no tail is ever handed over,
+     * since the write never failed. The client used to wait for one until its idle timeout; the
+     * response now ends short at once (the connection closes before the announced length), and the
+     * object, stored whole, is a hit for the next client.
+     */
+    @Test
+    void aFollowerWhoseReadsEndEarlyOnACommittedFillIsNotLeftWaiting() throws Exception {
+        store.followerAbortsAt = 100_000;
+        String path = SyntheticPaths.path("reads-end-early", 600_000);
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.soTimeout(20_000); // well under the idle timeout (60 s): a client left waiting fails here
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response cut = raw.read(false);
+            assertThat(cut.header("x-cache")).isEqualTo("MISS");
+            assertThat(cut.complete()).as("cut short, not passed off as whole").isFalse();
+            assertThat(cut.body().length).isLessThan(600_000);
+            assertThat(verified("reads-end-early", 0, cut.body())).as("what came is right").isTrue();
+        }
+        store.followerAbortsAt = -1;
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response hit = raw.read(false);
+            assertThat(hit.header("x-cache")).isEqualTo("HIT");
+            assertThat(verified("reads-end-early", 0, hit.body())).isTrue();
+        }
+        assertThat(origin.stats().requests()).as("one origin fetch").isEqualTo(1);
+    }
+
     @Test
     void closingTheServerDrainsTheStoreExecutor() throws Exception {
         String path = SyntheticPaths.path("drain", 4_000_000) + "?rate=8MiB";
