@@ -438,6 +438,15 @@ final class BodyStreamer {
         channel.close().addListener(done -> whenIdle(() -> completion.done(false)));
     }
 
+    /**
+     * Whether every body byte of every part was written and flushed, with no closing trailer left
+     * to write: what is left of the response is only its end (the fill's commit, which it waits
+     * for). A client that closes now has had the whole body of a Content-Length response.
+     */
+    boolean everyByteWritten() {
+        return partIndex == parts.size() && trailer == null;
+    }
+
     /** Stops without writing more (the client went away); completion is told false. */
     void abandon() {
         if (!finished) {

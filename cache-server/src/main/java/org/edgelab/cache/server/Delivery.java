@@ -197,17 +197,21 @@ final class Delivery {
     private void stream(HttpResponse resp, List<BodyStreamer.Part> parts, ByteBuf trailer) {
         CacheStats stats = sc.stats();
         boolean fromCache = result.isHit();
+        boolean lengthFramed = HttpUtil.isContentLengthSet(resp);
         streamer = new BodyStreamer(channel, object, parts, trailer, n -> {
             stats.bytesToClients(n);
             if (fromCache) {
                 stats.bytesFromCache(n);
             }
         }, complete -> {
+            BodyStreamer s = streamer;
             streamer = null;
-            release();
-            if (!complete) {
+            // A client that read a Content-Length body to its last byte may close before the response's
+            // end (which waits for the fill's commit): its response was whole, not cut short.
+            if (!complete && !(lengthFramed && s != null && s.everyByteWritten())) {
                 stats.truncated();
             }
+            release();
             exchange.done(complete && exchange.keepAlive());
         }, sc.scheduler(channel.eventLoop()), sc.store(), settled, tail);
         if (settled == null) {

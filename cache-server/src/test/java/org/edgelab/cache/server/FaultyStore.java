@@ -40,6 +40,9 @@ final class FaultyStore implements ObjectStore {
      * the write goes on and commits: the way an engine that loses track of a healthy write fails.
      */
     volatile long followerAbortsAt = -1;
+    /** When set, followers of a write count their closes in {@link #followersClosed}. */
+    volatile boolean countFollowerCloses;
+    final java.util.concurrent.atomic.AtomicInteger followersClosed = new java.util.concurrent.atomic.AtomicInteger();
 
     FaultyStore(ObjectStore delegate) {
         this.delegate = delegate;
@@ -103,7 +106,10 @@ final class FaultyStore implements ObjectStore {
                 }
                 StoredObject f = w.follow();
                 long abortAt = followerAbortsAt;
-                return abortAt < 0 ? f : new AbortingFollower(f, abortAt);
+                if (abortAt < 0 && !countFollowerCloses) {
+                    return f;
+                }
+                return new WatchedFollower(f, abortAt < 0 ? Long.MAX_VALUE : abortAt, followersClosed);
             }
 
             @Override
@@ -161,8 +167,9 @@ final class FaultyStore implements ObjectStore {
         delegate.close();
     }
 
-    /** A follower whose reads end at {@code abortAt} with "aborted", whatever the write does. */
-    private record AbortingFollower(StoredObject delegate, long abortAt) implements StoredObject {
+    /** A follower that counts its close and whose reads end at {@code abortAt} with "aborted" (MAX_VALUE: never). */
+    private record WatchedFollower(StoredObject delegate, long abortAt,
+                                   java.util.concurrent.atomic.AtomicInteger closes) implements StoredObject {
         @Override
         public CacheKey key() {
             return delegate.key();
@@ -180,7 +187,7 @@ final class FaultyStore implements ObjectStore {
 
         @Override
         public boolean isComplete() {
-            return false;
+            return abortAt == Long.MAX_VALUE && delegate.isComplete();
         }
 
         @Override
@@ -208,6 +215,7 @@ final class FaultyStore implements ObjectStore {
         @Override
         public void close() {
             delegate.close();
+            closes.incrementAndGet();
         }
     }
 

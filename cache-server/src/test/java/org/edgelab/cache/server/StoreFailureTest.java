@@ -231,6 +231,43 @@ class StoreFailureTest {
         assertThat(origin.stats().requests()).as("one origin fetch").isEqualTo(1);
     }
 
+    /**
+     * A client that reads a MISS's Content-Length body to its last byte and closes at once, while
+     * the fill's commit is still running (so the response's end is not written yet): its response
+     * was whole, and /stats must not count it as cut short. One that closes mid-body is counted.
+     */
+    @Test
+    void aClientThatClosesAfterTheWholeBodyIsNotCountedAsTruncated() throws Exception {
+        store.commitEdgeMillis = 500;
+        store.countFollowerCloses = true;
+        String whole = SyntheticPaths.path("closes-after-the-body", 20_000);
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.send("GET " + whole + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response r = raw.read(false);
+            assertThat(r.complete()).isTrue();
+            assertThat(verified("closes-after-the-body", 0, r.body())).isTrue();
+        } // closed within the commit's first 500 ms
+        awaitFollowersClosed(1); // the response's completion ran (it counts before it lets the object go)
+        assertThat(cache.stats().snapshot(store).truncatedResponses()).as("a whole body is not truncated").isZero();
+
+        store.commitEdgeMillis = 0;
+        String cut = SyntheticPaths.path("closes-mid-body", 4_000_000) + "?rate=4MiB";
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            raw.send("GET " + cut + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            raw.line(); // the response has begun; the body takes about a second
+        }
+        awaitFollowersClosed(2);
+        assertThat(cache.stats().snapshot(store).truncatedResponses()).as("a body cut by its client").isEqualTo(1);
+    }
+
+    private void awaitFollowersClosed(int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (store.followersClosed.get() < n && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(store.followersClosed.get()).as("followers closed").isGreaterThanOrEqualTo(n);
+    }
+
     @Test
     void closingTheServerDrainsTheStoreExecutor() throws Exception {
         String path = SyntheticPaths.path("drain", 4_000_000) + "?rate=8MiB";
