@@ -36,6 +36,8 @@ import org.edgelab.cache.admin.UpstreamStats;
 public final class OriginClient implements AutoCloseable {
 
     private final List<Upstream> upstreams;
+    /** The only upstream's client when there is one: it gets the caller's listener as it is. */
+    private final HostClient single;
     private final HashRing ring;
     private final long probeIntervalNanos;
     private volatile boolean closed;
@@ -57,6 +59,7 @@ public final class OriginClient implements AutoCloseable {
             names.add(authority);
         }
         this.upstreams = List.copyOf(list);
+        this.single = list.size() == 1 ? list.get(0).client() : null;
         this.ring = new HashRing(names, virtualNodes);
         this.probeIntervalNanos = probeInterval.toNanos();
     }
@@ -70,10 +73,9 @@ public final class OriginClient implements AutoCloseable {
      */
     public void send(EventLoop loop, HttpRequest request, ByteBuf body, OriginResponseListener listener) {
         assert loop.inEventLoop();
-        if (upstreams.size() == 1) {
-            Upstream only = upstreams.get(0);
-            only.requestSent();
-            only.client().send(loop, request, body, new Attempt(loop, request, listener, null, false));
+        if (single != null) {
+            // nothing to fall back to and never marked down: the client counts the request and its failure
+            single.send(loop, request, body, listener);
             return;
         }
         boolean retryable = body == null
@@ -151,14 +153,15 @@ public final class OriginClient implements AutoCloseable {
     }
 
     /**
-     * One request's way through its upstreams: it counts each attempt and its outcome, and moves a failure
-     * that came before any response on to the next upstream that is up. Confined to the request's loop.
+     * One request's way through several upstreams: it takes back the upstream that answers, and moves a
+     * failure that came before any response on to the next upstream that is up (each upstream's client
+     * counts the attempts and failures). Confined to the request's loop.
      */
     private final class Attempt implements OriginResponseListener {
         private final EventLoop loop;
         private final HttpRequest request;
         private final OriginResponseListener listener;
-        /** The upstreams in the order this request tries them (null: the single origin). */
+        /** The upstreams in the order this request tries them. */
         private final int[] order;
         private final boolean retryable;
         private final boolean[] tried;
@@ -171,8 +174,7 @@ public final class OriginClient implements AutoCloseable {
             this.listener = listener;
             this.order = order;
             this.retryable = retryable;
-            this.tried = order == null ? null : new boolean[order.length];
-            this.current = order == null ? upstreams.get(0) : null;
+            this.tried = new boolean[order.length];
         }
 
         /** Sends to the next upstream to try; false when none is left. */
@@ -192,7 +194,6 @@ public final class OriginClient implements AutoCloseable {
             tried[pick] = true;
             attempts++;
             current = upstreams.get(order[pick]);
-            current.requestSent();
             request.headers().set(HttpHeaderNames.HOST, current.authority());
             current.client().send(loop, request, body, this);
             return true;
@@ -211,12 +212,7 @@ public final class OriginClient implements AutoCloseable {
 
         @Override
         public void onFailure(OriginException cause, boolean headersReceived) {
-            if (order == null) {
-                current.failed(false);
-                listener.onFailure(cause, headersReceived);
-                return;
-            }
-            if (current.failed(!headersReceived)) {
+            if (!headersReceived && current.markDown()) {
                 probeWhileDown(current, loop);
             }
             if (!headersReceived && retryable && !closed && next(null)) {

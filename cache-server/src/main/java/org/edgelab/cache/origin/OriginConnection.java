@@ -28,6 +28,7 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
         boolean retry(HttpRequest request, OriginResponseListener listener);
     }
 
+    private final HostClient host;
     private final OriginPool pool;
     private final long responseTimeoutNanos;
     private Channel channel;
@@ -40,7 +41,8 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
     private long lastActivityNanos;
     private ScheduledFuture<?> timeoutTask;
 
-    OriginConnection(OriginPool pool, long responseTimeoutNanos) {
+    OriginConnection(HostClient host, OriginPool pool, long responseTimeoutNanos) {
+        this.host = host;
         this.pool = pool;
         this.responseTimeoutNanos = responseTimeoutNanos;
     }
@@ -157,6 +159,7 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
                 && retry.retry(req, l)) {
             return;
         }
+        host.failed();
         l.onFailure(cause, headersSeen);
     }
 
