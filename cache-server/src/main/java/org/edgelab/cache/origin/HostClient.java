@@ -56,19 +56,27 @@ final class HostClient implements AutoCloseable {
     void send(EventLoop loop, HttpRequest request, ByteBuf body, OriginResponseListener listener) {
         assert loop.inEventLoop();
         requests.increment();
-        OriginPool pool = pools.computeIfAbsent(loop, l -> new OriginPool(MAX_IDLE_PER_LOOP));
+        OriginPool pool = pools.get(loop); // lock-free once the loop has its pool
+        if (pool == null) {
+            pool = pools.computeIfAbsent(loop, l -> new OriginPool(MAX_IDLE_PER_LOOP));
+        }
         Channel idle = pool.poll();
         if (idle != null) {
             OriginConnection conn = idle.pipeline().get(OriginConnection.class);
             boolean idempotent = body == null && (HttpMethod.GET.equals(request.method())
                     || HttpMethod.HEAD.equals(request.method()));
-            conn.start(request, body, listener, idempotent ? (req, l) -> {
-                connect(loop, pool, req, null, l);
-                return true;
-            } : null);
+            conn.start(request, body, listener, idempotent);
             return;
         }
         connect(loop, pool, request, body, listener);
+    }
+
+    /**
+     * Sends again, on a new connection of {@code loop}, an idempotent request whose reused connection
+     * {@code pool} had failed before any byte of response (the same request: not counted again).
+     */
+    void retryOnNewConnection(EventLoop loop, OriginPool pool, HttpRequest request, OriginResponseListener listener) {
+        connect(loop, pool, request, null, listener);
     }
 
     /** Requests {@link #send} was given (a stale connection's retry is the same request). */
@@ -123,7 +131,7 @@ final class HostClient implements AutoCloseable {
         ChannelFuture f = b.connect(host, port);
         f.addListener(done -> {
             if (done.isSuccess()) {
-                conn.start(request, body, listener, null);
+                conn.start(request, body, listener, false);
             } else {
                 if (body != null) {
                     body.release();
