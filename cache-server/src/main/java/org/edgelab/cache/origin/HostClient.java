@@ -60,9 +60,8 @@ final class HostClient implements AutoCloseable {
         if (pool == null) {
             pool = pools.computeIfAbsent(loop, l -> new OriginPool(MAX_IDLE_PER_LOOP));
         }
-        Channel idle = pool.poll();
-        if (idle != null) {
-            OriginConnection conn = idle.pipeline().get(OriginConnection.class);
+        OriginConnection conn = pool.poll();
+        if (conn != null) {
             boolean idempotent = body == null && (HttpMethod.GET.equals(request.method())
                     || HttpMethod.HEAD.equals(request.method()));
             conn.start(request, body, listener, idempotent);

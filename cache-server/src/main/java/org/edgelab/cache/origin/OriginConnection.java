@@ -56,6 +56,11 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
         channel = ctx.channel();
     }
 
+    /** The channel this connection is the handler of (set once it is added to the pipeline). */
+    Channel channel() {
+        return channel;
+    }
+
     /**
      * Sends a request on this (idle, active) connection; {@code retryIfStale} (an idempotent request on a
      * reused connection) sends it again on a new connection if this one fails before any response byte.
@@ -140,7 +145,7 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
             channel.config().setAutoRead(true);
         }
         if (keepAlive && channel.isActive()) {
-            pool.release(channel, this);
+            pool.release(this);
         } else {
             channel.close();
         }
@@ -173,7 +178,7 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        pool.forget(channel);
+        pool.forget(this);
         fail(new OriginException(OriginException.Kind.BROKEN, "the origin closed the connection",
                 new ClosedChannelException()));
         super.channelInactive(ctx);
