@@ -1,11 +1,9 @@
 package org.edgelab.cache.origin;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * A consistent-hash ring over named nodes, each placed at {@code virtualNodes} points (as nginx's
@@ -19,6 +17,19 @@ public final class HashRing {
 
     /** The points each node gets when not told otherwise (nginx's and ketama's 160). */
     public static final int DEFAULT_VIRTUAL_NODES = 160;
+
+    /** CRC-32C (Castagnoli, reflected 0x82F63B78) of each byte value. */
+    private static final int[] CRC32C_TABLE = new int[256];
+
+    static {
+        for (int i = 0; i < 256; i++) {
+            int c = i;
+            for (int k = 0; k < 8; k++) {
+                c = (c & 1) != 0 ? (c >>> 1) ^ 0x82F63B78 : c >>> 1;
+            }
+            CRC32C_TABLE[i] = c;
+        }
+    }
 
     private final List<String> nodes;
     private final long[] points;
@@ -75,9 +86,22 @@ public final class HashRing {
         return nodes;
     }
 
-    /** Returns the index of the node that owns {@code key}. */
+    /** Returns the index of the node that owns {@code key}: the same as {@link #first(String)}. */
     public int owner(String key) {
-        return owners[firstPoint(hash(key))];
+        return first(key);
+    }
+
+    /**
+     * Returns the index of the first node {@code key} tries, its owner: {@code preference(key)[0]}, found
+     * without allocating (a request's first attempt; the whole preference is only needed on a failure).
+     */
+    public int first(String key) {
+        return first(key, 0, key.length());
+    }
+
+    /** Returns {@link #first(String)} of the characters {@code [from, to)} of {@code chars}, without copying them. */
+    public int first(CharSequence chars, int from, int to) {
+        return owners[firstPoint(hash(chars, from, to))];
     }
 
     /**
@@ -117,15 +141,47 @@ public final class HashRing {
 
     /** CRC-32C of the UTF-8 bytes (as nginx hashes with CRC-32), spread over 64 bits by MurmurHash3's finaliser. */
     static long hash(String s) {
-        CRC32C crc = new CRC32C();
-        crc.update(s.getBytes(StandardCharsets.UTF_8));
-        long x = crc.getValue();
+        return hash(s, 0, s.length());
+    }
+
+    /**
+     * {@link #hash(String)} of {@code [from, to)} of {@code s}, encoding to UTF-8 on the fly as
+     * {@link String#getBytes} does (an unpaired surrogate is {@code '?'}), so nothing is allocated.
+     */
+    static long hash(CharSequence s, int from, int to) {
+        int crc = -1;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                crc = crc32c(crc, c);
+            } else if (c < 0x800) {
+                crc = crc32c(crc, 0xC0 | c >> 6);
+                crc = crc32c(crc, 0x80 | c & 0x3F);
+            } else if (!Character.isSurrogate(c)) {
+                crc = crc32c(crc, 0xE0 | c >> 12);
+                crc = crc32c(crc, 0x80 | c >> 6 & 0x3F);
+                crc = crc32c(crc, 0x80 | c & 0x3F);
+            } else if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(s.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, s.charAt(++i));
+                crc = crc32c(crc, 0xF0 | cp >> 18);
+                crc = crc32c(crc, 0x80 | cp >> 12 & 0x3F);
+                crc = crc32c(crc, 0x80 | cp >> 6 & 0x3F);
+                crc = crc32c(crc, 0x80 | cp & 0x3F);
+            } else {
+                crc = crc32c(crc, '?');
+            }
+        }
+        long x = ~crc & 0xFFFF_FFFFL;
         x ^= x >>> 33;
         x *= 0xff51afd7ed558ccdL;
         x ^= x >>> 33;
         x *= 0xc4ceb9fe1a85ec53L;
         x ^= x >>> 33;
         return x;
+    }
+
+    private static int crc32c(int crc, int b) {
+        return crc >>> 8 ^ CRC32C_TABLE[(crc ^ b) & 0xFF];
     }
 
     @Override

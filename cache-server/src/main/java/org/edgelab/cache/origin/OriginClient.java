@@ -36,6 +36,8 @@ import org.edgelab.cache.admin.UpstreamStats;
 public final class OriginClient implements AutoCloseable {
 
     private final List<Upstream> upstreams;
+    /** The only upstream's client when there is one: it gets the caller's listener as it is. */
+    private final HostClient single;
     private final HashRing ring;
     private final long probeIntervalNanos;
     private volatile boolean closed;
@@ -57,6 +59,7 @@ public final class OriginClient implements AutoCloseable {
             names.add(authority);
         }
         this.upstreams = List.copyOf(list);
+        this.single = list.size() == 1 ? list.get(0).client() : null;
         this.ring = new HashRing(names, virtualNodes);
         this.probeIntervalNanos = probeInterval.toNanos();
     }
@@ -70,15 +73,14 @@ public final class OriginClient implements AutoCloseable {
      */
     public void send(EventLoop loop, HttpRequest request, ByteBuf body, OriginResponseListener listener) {
         assert loop.inEventLoop();
-        if (upstreams.size() == 1) {
-            Upstream only = upstreams.get(0);
-            only.requestSent();
-            only.client().send(loop, request, body, new Attempt(loop, request, listener, null, false));
+        if (single != null) {
+            // nothing to fall back to and never marked down: the client counts the request and its failure
+            single.send(loop, request, body, listener);
             return;
         }
         boolean retryable = body == null
                 && (HttpMethod.GET.equals(request.method()) || HttpMethod.HEAD.equals(request.method()));
-        new Attempt(loop, request, listener, ring.preference(path(request.uri())), retryable).next(body);
+        new Attempt(loop, request, listener, first(ring, request.uri()), retryable).start(body);
     }
 
     /** Returns the upstreams' names ({@code host[:port]}) in the order configured. */
@@ -97,19 +99,31 @@ public final class OriginClient implements AutoCloseable {
 
     /** The path of a request target, without its query: {@code /a/b} of {@code /a/b?c} or {@code http://h/a/b?c}. */
     static String path(String target) {
+        long bounds = pathBounds(target);
+        return bounds < 0 ? "/" : target.substring((int) (bounds >>> 32), (int) bounds);
+    }
+
+    /** {@code ring.first(path(target))}, without copying the path out of the target. */
+    static int first(HashRing ring, String target) {
+        long bounds = pathBounds(target);
+        return bounds < 0 ? ring.first("/") : ring.first(target, (int) (bounds >>> 32), (int) bounds);
+    }
+
+    /** Where {@link #path} lies in {@code target}: start in the high half, end in the low; -1 for "/" (no path). */
+    private static long pathBounds(String target) {
         int start = 0;
         if (!target.startsWith("/")) {
             int scheme = target.indexOf("://");
             if (scheme >= 0) {
                 int slash = target.indexOf('/', scheme + 3);
                 if (slash < 0) {
-                    return "/";
+                    return -1;
                 }
                 start = slash;
             }
         }
         int query = target.indexOf('?', start);
-        return query < 0 ? target.substring(start) : target.substring(start, query);
+        return (long) start << 32 | (query < 0 ? target.length() : query);
     }
 
     /** Keeps probing {@code u} from {@code loop} while it is down, unless a probe chain already runs. */
@@ -151,28 +165,50 @@ public final class OriginClient implements AutoCloseable {
     }
 
     /**
-     * One request's way through its upstreams: it counts each attempt and its outcome, and moves a failure
-     * that came before any response on to the next upstream that is up. Confined to the request's loop.
+     * One request's way through several upstreams: it takes back the upstream that answers, and moves a
+     * failure that came before any response on to the next upstream that is up (each upstream's client
+     * counts the attempts and failures). The path's preference list is walked only when its first upstream
+     * is down or fails. Confined to the request's loop.
      */
     private final class Attempt implements OriginResponseListener {
         private final EventLoop loop;
         private final HttpRequest request;
         private final OriginResponseListener listener;
-        /** The upstreams in the order this request tries them (null: the single origin). */
-        private final int[] order;
+        /** The path's first upstream on the ring. */
+        private final int first;
         private final boolean retryable;
-        private final boolean[] tried;
+        /** The upstreams in the order this request tries them, from the ring once needed (null before). */
+        private int[] order;
+        private boolean[] tried;
         private int attempts;
         private Upstream current;
 
-        Attempt(EventLoop loop, HttpRequest request, OriginResponseListener listener, int[] order, boolean retryable) {
+        Attempt(EventLoop loop, HttpRequest request, OriginResponseListener listener, int first, boolean retryable) {
             this.loop = loop;
             this.request = request;
             this.listener = listener;
-            this.order = order;
+            this.first = first;
             this.retryable = retryable;
-            this.tried = order == null ? null : new boolean[order.length];
-            this.current = order == null ? upstreams.get(0) : null;
+        }
+
+        /** Sends to the path's first upstream if it is up, else to the next one up of its preference. */
+        void start(ByteBuf body) {
+            Upstream u = upstreams.get(first);
+            if (u.isUp()) {
+                attempts = 1;
+                sendTo(u, body);
+                return;
+            }
+            walkRing();
+            next(body);
+        }
+
+        /** Takes the path's whole preference, its first upstream already tried if a request went to it. */
+        private void walkRing() {
+            order = ring.preference(path(request.uri()));
+            assert order[0] == first : "the ring's first upstream heads its preference";
+            tried = new boolean[order.length];
+            tried[0] = attempts > 0;
         }
 
         /** Sends to the next upstream to try; false when none is left. */
@@ -191,11 +227,14 @@ public final class OriginClient implements AutoCloseable {
             }
             tried[pick] = true;
             attempts++;
-            current = upstreams.get(order[pick]);
-            current.requestSent();
-            request.headers().set(HttpHeaderNames.HOST, current.authority());
-            current.client().send(loop, request, body, this);
+            sendTo(upstreams.get(order[pick]), body);
             return true;
+        }
+
+        private void sendTo(Upstream u, ByteBuf body) {
+            current = u;
+            request.headers().set(HttpHeaderNames.HOST, u.authority());
+            u.client().send(loop, request, body, this);
         }
 
         @Override
@@ -211,16 +250,16 @@ public final class OriginClient implements AutoCloseable {
 
         @Override
         public void onFailure(OriginException cause, boolean headersReceived) {
-            if (order == null) {
-                current.failed(false);
-                listener.onFailure(cause, headersReceived);
-                return;
-            }
-            if (current.failed(!headersReceived)) {
+            if (!headersReceived && current.markDown()) {
                 probeWhileDown(current, loop);
             }
-            if (!headersReceived && retryable && !closed && next(null)) {
-                return;
+            if (!headersReceived && retryable && !closed) {
+                if (order == null) {
+                    walkRing();
+                }
+                if (next(null)) {
+                    return;
+                }
             }
             listener.onFailure(cause, headersReceived);
         }

@@ -2,7 +2,7 @@ package org.edgelab.cache.origin;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
@@ -23,24 +23,30 @@ import java.util.concurrent.TimeUnit;
  */
 final class OriginConnection extends ChannelInboundHandlerAdapter implements OriginExchange {
 
-    /** Called when an exchange on a reused connection fails before any byte of response: retry. */
-    interface StaleConnectionRetry {
-        boolean retry(HttpRequest request, OriginResponseListener listener);
-    }
-
+    private final HostClient host;
     private final OriginPool pool;
     private final long responseTimeoutNanos;
     private Channel channel;
     private OriginResponseListener listener;
     private HttpRequest request;
-    private StaleConnectionRetry retry;
+    /** The exchange is on a reused connection and may be sent again on a new one if it goes stale. */
+    private boolean retryIfStale;
     private boolean headersSeen;
     private boolean keepAlive;
     private boolean reading = true;
     private long lastActivityNanos;
     private ScheduledFuture<?> timeoutTask;
+    /** Made once per connection, not per exchange: the timeout check and the request write's outcome. */
+    private final Runnable timeoutCheck = this::checkTimeout;
+    private final ChannelFutureListener written = done -> {
+        if (!done.isSuccess()) {
+            fail(new OriginException(OriginException.Kind.BROKEN, "could not send the request to the origin",
+                    done.cause()));
+        }
+    };
 
-    OriginConnection(OriginPool pool, long responseTimeoutNanos) {
+    OriginConnection(HostClient host, OriginPool pool, long responseTimeoutNanos) {
+        this.host = host;
         this.pool = pool;
         this.responseTimeoutNanos = responseTimeoutNanos;
     }
@@ -50,26 +56,28 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
         channel = ctx.channel();
     }
 
-    /** Sends a request on this (idle, active) connection; {@code retry} non-null if it was reused. */
-    void start(HttpRequest req, ByteBuf body, OriginResponseListener l, StaleConnectionRetry retryIfStale) {
+    /** The channel this connection is the handler of (set once it is added to the pipeline). */
+    Channel channel() {
+        return channel;
+    }
+
+    /**
+     * Sends a request on this (idle, active) connection; {@code retryIfStale} (an idempotent request on a
+     * reused connection) sends it again on a new connection if this one fails before any response byte.
+     */
+    void start(HttpRequest req, ByteBuf body, OriginResponseListener l, boolean retryIfStale) {
         this.listener = l;
         this.request = req;
-        this.retry = retryIfStale;
+        this.retryIfStale = retryIfStale;
         this.headersSeen = false;
         this.keepAlive = HttpUtil.isKeepAlive(req);
         this.reading = true;
         channel.config().setAutoRead(true);
         lastActivityNanos = System.nanoTime();
-        timeoutTask = channel.eventLoop().schedule(this::checkTimeout, responseTimeoutNanos, TimeUnit.NANOSECONDS);
+        timeoutTask = channel.eventLoop().schedule(timeoutCheck, responseTimeoutNanos, TimeUnit.NANOSECONDS);
         channel.write(req);
-        ChannelFuture f = channel.writeAndFlush(body == null ? LastHttpContent.EMPTY_LAST_CONTENT
-                : new DefaultLastHttpContent(body));
-        f.addListener(done -> {
-            if (!done.isSuccess()) {
-                fail(new OriginException(OriginException.Kind.BROKEN, "could not send the request to the origin",
-                        done.cause()));
-            }
-        });
+        channel.writeAndFlush(body == null ? LastHttpContent.EMPTY_LAST_CONTENT : new DefaultLastHttpContent(body))
+                .addListener(written);
     }
 
     private void checkTimeout() {
@@ -79,7 +87,7 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
         long idle = System.nanoTime() - lastActivityNanos;
         if (!reading || idle < responseTimeoutNanos) {
             long wait = reading ? responseTimeoutNanos - idle : responseTimeoutNanos;
-            timeoutTask = channel.eventLoop().schedule(this::checkTimeout, wait, TimeUnit.NANOSECONDS);
+            timeoutTask = channel.eventLoop().schedule(timeoutCheck, wait, TimeUnit.NANOSECONDS);
             return;
         }
         fail(new OriginException(OriginException.Kind.TIMEOUT, "the origin sent nothing for "
@@ -137,7 +145,7 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
             channel.config().setAutoRead(true);
         }
         if (keepAlive && channel.isActive()) {
-            pool.release(channel, this);
+            pool.release(this);
         } else {
             channel.close();
         }
@@ -153,10 +161,11 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
         HttpRequest req = request;
         request = null;
         channel.close();
-        if (!headersSeen && retry != null && cause.kind() == OriginException.Kind.BROKEN
-                && retry.retry(req, l)) {
+        if (!headersSeen && retryIfStale && cause.kind() == OriginException.Kind.BROKEN) {
+            host.retryOnNewConnection(channel.eventLoop(), pool, req, l);
             return;
         }
+        host.failed();
         l.onFailure(cause, headersSeen);
     }
 
@@ -169,7 +178,7 @@ final class OriginConnection extends ChannelInboundHandlerAdapter implements Ori
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        pool.forget(channel);
+        pool.forget(this);
         fail(new OriginException(OriginException.Kind.BROKEN, "the origin closed the connection",
                 new ClosedChannelException()));
         super.channelInactive(ctx);

@@ -1,6 +1,5 @@
 package org.edgelab.cache.origin;
 
-import io.netty.channel.Channel;
 import java.util.ArrayDeque;
 
 /**
@@ -10,42 +9,42 @@ import java.util.ArrayDeque;
 final class OriginPool {
 
     private final int maxIdle;
-    private final ArrayDeque<Channel> idle = new ArrayDeque<>();
+    private final ArrayDeque<OriginConnection> idle = new ArrayDeque<>();
 
     OriginPool(int maxIdle) {
         this.maxIdle = maxIdle;
     }
 
     /** Returns the most recently used idle connection that is still open, or null. */
-    Channel poll() {
-        Channel ch;
-        while ((ch = idle.pollLast()) != null) {
-            if (ch.isActive()) {
-                return ch;
+    OriginConnection poll() {
+        OriginConnection conn;
+        while ((conn = idle.pollLast()) != null) {
+            if (conn.channel().isActive()) {
+                return conn;
             }
         }
         return null;
     }
 
     /** Returns a connection whose exchange ended cleanly to the pool, or closes it when full. */
-    void release(Channel ch, OriginConnection conn) {
+    void release(OriginConnection conn) {
         if (idle.size() >= maxIdle) {
-            ch.close();
+            conn.channel().close();
         } else {
-            idle.addLast(ch);
+            idle.addLast(conn);
         }
     }
 
     /** Drops a connection that closed. */
-    void forget(Channel ch) {
-        idle.remove(ch);
+    void forget(OriginConnection conn) {
+        idle.remove(conn);
     }
 
     /** Closes every idle connection. */
     void closeAll() {
-        Channel ch;
-        while ((ch = idle.pollFirst()) != null) {
-            ch.close();
+        OriginConnection conn;
+        while ((conn = idle.pollFirst()) != null) {
+            conn.channel().close();
         }
     }
 }

@@ -7,9 +7,9 @@ import org.edgelab.cache.admin.UpstreamStats;
 
 /**
  * One upstream of the cache (an origin or a parent cache): its connections, whether it is up, and its
- * counters. Marked down when it refuses a connection or fails a request before answering; taken back
- * when a probe connects or a request gets an answer. Thread-safe: the state is atomic, the counters
- * striped; no call blocks.
+ * counters (requests and failures are its {@link HostClient}'s own, counted there). Marked down when it
+ * refuses a connection or fails a request before answering; taken back when a probe connects or a
+ * request gets an answer. Thread-safe: the state is atomic, the counters striped; no call blocks.
  */
 final class Upstream {
 
@@ -18,8 +18,6 @@ final class Upstream {
     private final HostClient client;
     private final AtomicBoolean up = new AtomicBoolean(true);
     private final AtomicBoolean probing = new AtomicBoolean();
-    private final LongAdder requests = new LongAdder();
-    private final LongAdder failures = new LongAdder();
     private final LongAdder markedDown = new LongAdder();
     private final LongAdder takenBack = new LongAdder();
     private final LongAdder probes = new LongAdder();
@@ -47,14 +45,12 @@ final class Upstream {
         return up.get();
     }
 
-    void requestSent() {
-        requests.increment();
-    }
-
-    /** Counts a failed exchange; returns true when this marked it down (it was up). */
-    boolean failed(boolean markDown) {
-        failures.increment();
-        if (markDown && up.compareAndSet(true, false)) {
+    /**
+     * Marks it down after an exchange that failed before any response (the failure itself is counted by
+     * its client); returns true when this marked it down (it was up).
+     */
+    boolean markDown() {
+        if (up.compareAndSet(true, false)) {
             markedDown.increment();
             return true;
         }
@@ -82,7 +78,7 @@ final class Upstream {
     }
 
     UpstreamStats stats() {
-        return new UpstreamStats(authority, up.get() ? "up" : "down", requests.sum(), failures.sum(),
+        return new UpstreamStats(authority, up.get() ? "up" : "down", client.requests(), client.failures(),
                 markedDown.sum(), takenBack.sum(), probes.sum());
     }
 }

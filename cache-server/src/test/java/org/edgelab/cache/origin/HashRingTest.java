@@ -2,10 +2,14 @@ package org.edgelab.cache.origin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /** The ring's properties: stable, balanced within a stated bound, and about 1/N of the keys moving when a node comes or goes. */
@@ -142,6 +146,89 @@ class HashRingTest {
         assertThat(new HashRing(List.of("only:1"), 1).preference("/x")).containsExactly(0);
     }
 
+    /**
+     * {@code first} is the head of the preference, for rings of 1 to 8 nodes with 1, 2, 3 and 160 points each, for
+     * plain, non-ASCII and supplementary-character keys, and for a key found inside a longer target.
+     */
+    @Test
+    void firstIsTheHeadOfThePreferenceForEveryRingShape() {
+        Random r = new Random(5);
+        for (int nodes : new int[] {1, 2, 3, 5, 8}) {
+            for (int virtualNodes : new int[] {1, 2, 3, V}) {
+                HashRing ring = new HashRing(names(r, nodes), virtualNodes);
+                for (int i = 0; i < 2_000; i++) {
+                    String key = switch (i % 4) {
+                        case 0 -> key(i);
+                        case 1 -> "/caf\u00e9/\u20ac" + i;
+                        case 2 -> "/emoji/\ud83d\ude00/" + i;
+                        default -> "/" + Integer.toHexString(r.nextInt());
+                    };
+                    int head = ring.preference(key)[0];
+                    assertThat(ring.first(key)).as("%s of %s", key, ring).isEqualTo(head);
+                    assertThat(ring.owner(key)).isEqualTo(head);
+                    String target = "http://edge.example" + key + "?q=" + i;
+                    int from = "http://edge.example".length();
+                    assertThat(ring.first(target, from, from + key.length())).as(target).isEqualTo(head);
+                }
+            }
+        }
+    }
+
+    /** The hash of any range is CRC-32C of {@code String.getBytes(UTF_8)} of it, unpaired surrogates included. */
+    @Test
+    void theAllocationFreeHashIsTheCrc32cOfTheUtf8Bytes() {
+        Random r = new Random(9);
+        char[] alphabet = {'a', '/', '?', '~', '\u007f', '\u0080', '\u00ff', '\u07ff', '\u0800', '\u20ac', '\uffff',
+            '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d', '\ude00'};
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder b = new StringBuilder();
+            int n = r.nextInt(12);
+            for (int k = 0; k < n; k++) {
+                b.append(r.nextInt(3) == 0 ? (char) r.nextInt(0x10000) : alphabet[r.nextInt(alphabet.length)]);
+            }
+            String s = b.toString();
+            int from = s.isEmpty() ? 0 : r.nextInt(s.length());
+            int to = from + (s.length() == from ? 0 : r.nextInt(s.length() - from + 1));
+            assertThat(HashRing.hash(s, from, to)).as("%s [%d, %d)", s.chars().boxed().toList(), from, to)
+                    .isEqualTo(referenceHash(s.substring(from, to)));
+        }
+    }
+
+    /** The ring's hash as first written: CRC-32C of the UTF-8 bytes, spread by MurmurHash3's finaliser. */
+    private static long referenceHash(String s) {
+        CRC32C crc = new CRC32C();
+        crc.update(s.getBytes(StandardCharsets.UTF_8));
+        long x = crc.getValue();
+        x ^= x >>> 33;
+        x *= 0xff51afd7ed558ccdL;
+        x ^= x >>> 33;
+        x *= 0xc4ceb9fe1a85ec53L;
+        x ^= x >>> 33;
+        return x;
+    }
+
+    /** A request's first upstream costs no allocation: 20,000 look-ups allocate less than a byte each. */
+    @Test
+    void firstAllocatesNothing() {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        assumeTrue(mx instanceof com.sun.management.ThreadMXBean);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        HashRing ring = new HashRing(List.of("a:1", "b:1", "c:1"), V);
+        String[] targets = new String[100];
+        for (int i = 0; i < targets.length; i++) {
+            targets[i] = key(i) + "?v=" + i;
+        }
+        int sum = OriginClient.first(ring, targets[0]) + ring.first(targets[0]);
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 10_000; i++) {
+            sum += OriginClient.first(ring, targets[i % targets.length]);
+            sum += ring.first(targets[i % targets.length]);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(allocated).as("bytes allocated by 20,000 look-ups (sum %d)", sum).isLessThan(20_000);
+    }
+
     @Test
     void badRingsAreRefused() {
         assertThatThrownBy(() -> new HashRing(List.of(), V)).hasMessageContaining("at least one node");
@@ -156,5 +243,11 @@ class HashRingTest {
         assertThat(OriginClient.path("http://edge.example/a/b?c")).isEqualTo("/a/b");
         assertThat(OriginClient.path("http://edge.example")).isEqualTo("/");
         assertThat(OriginClient.path("*")).isEqualTo("*");
+        HashRing ring = new HashRing(List.of("a:1", "b:1", "c:1", "d:1", "e:1"), 3);
+        for (String target : List.of("/a/b?c=1", "/a/b", "http://edge.example/a/b?c", "http://edge.example",
+                "http://edge.example?x", "*", "/?", "/x/y/z")) {
+            assertThat(OriginClient.first(ring, target)).as(target).isEqualTo(ring.first(OriginClient.path(target)))
+                    .isEqualTo(ring.preference(OriginClient.path(target))[0]);
+        }
     }
 }
