@@ -71,6 +71,12 @@ public final class ServeCommand implements Callable<Integer> {
             description = "How often an upstream that is down is probed with a connection (default: ${DEFAULT-VALUE}).")
     private Duration upstreamProbeInterval;
 
+    @Option(names = "--preserve-host",
+            description = "Send the client's Host to the origin or upstreams (as Varnish does, and Traffic Server with "
+                    + "pristine_host_hdr) instead of theirs; edges in front of EdgeLab parents need it, so that the "
+                    + "parents keep each host's objects apart.")
+    private boolean preserveHost;
+
     @Option(names = {"-e", "--engine"}, defaultValue = "memory",
             description = "Storage engine by name (default: ${DEFAULT-VALUE}); `edgelab engines` lists them and their settings.")
     private String engine;
@@ -243,6 +249,7 @@ public final class ServeCommand implements Callable<Integer> {
                     .adminPort(adminPort)
                     .upstreamVirtualNodes(upstreamVirtualNodes)
                     .upstreamProbeInterval(upstreamProbeInterval)
+                    .preserveHost(preserveHost)
                     .ioThreads(ioThreads)
                     .idleTimeout(idleTimeout)
                     .requestHeaderTimeout(headerTimeout)

@@ -26,9 +26,10 @@ public final class FetchRegistry {
     private final LoopStore store;
     private final OriginClient origin;
     private final CacheStats stats;
+    /** The Host of fill requests; null: the client's. */
     private final String originAuthority;
 
-    /** Creates a registry that fills {@code store} from {@code origin}. */
+    /** Creates a registry that fills {@code store} from {@code origin}, with Host {@code originAuthority} (null: the client's). */
     public FetchRegistry(LoopStore store, OriginClient origin, CacheStats stats, String originAuthority) {
         this.store = store;
         this.origin = origin;

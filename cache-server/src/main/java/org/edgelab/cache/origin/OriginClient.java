@@ -40,14 +40,17 @@ public final class OriginClient implements AutoCloseable {
     private final HostClient single;
     private final HashRing ring;
     private final long probeIntervalNanos;
+    /** Whether requests keep the client's Host instead of getting the chosen upstream's. */
+    private final boolean preserveHost;
     private volatile boolean closed;
 
     /**
      * Creates a client to {@code upstreams} (one or more distinct {@code http://host[:port]} URIs, validated by
      * the configuration); {@code virtualNodes} points per upstream on the ring, a probe of a down upstream every
-     * {@code probeInterval}; connections use {@code channelClass} (epoll or NIO, matching the loops).
+     * {@code probeInterval}; {@code preserveHost}: requests keep the Host they come with instead of getting
+     * the chosen upstream's; connections use {@code channelClass} (epoll or NIO, matching the loops).
      */
-    public OriginClient(List<URI> upstreams, int virtualNodes, Duration probeInterval,
+    public OriginClient(List<URI> upstreams, int virtualNodes, Duration probeInterval, boolean preserveHost,
                         Class<? extends Channel> channelClass, Duration connectTimeout, Duration responseTimeout) {
         List<Upstream> list = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -62,12 +65,13 @@ public final class OriginClient implements AutoCloseable {
         this.single = list.size() == 1 ? list.get(0).client() : null;
         this.ring = new HashRing(names, virtualNodes);
         this.probeIntervalNanos = probeInterval.toNanos();
+        this.preserveHost = preserveHost;
     }
 
     /**
      * Sends {@code request} (with an optional body, which this call takes ownership of) to the upstream of its
      * path, on a connection of {@code loop}; the listener hears the response on that loop. With several
-     * upstreams the request's Host is set to the chosen one's. Idempotent requests that fail on a reused
+     * upstreams the request's Host is set to the chosen one's, unless the client's is preserved. Idempotent requests that fail on a reused
      * connection before any response byte are retried once on a new connection, and, with several upstreams,
      * then on the next upstream of the ring.
      */
@@ -233,7 +237,9 @@ public final class OriginClient implements AutoCloseable {
 
         private void sendTo(Upstream u, ByteBuf body) {
             current = u;
-            request.headers().set(HttpHeaderNames.HOST, u.authority());
+            if (!preserveHost) {
+                request.headers().set(HttpHeaderNames.HOST, u.authority());
+            }
             u.client().send(loop, request, body, this);
         }
 

@@ -42,7 +42,8 @@ public final class OriginRequests {
 
     /**
      * Returns a copy of the client's request for the origin: hop-by-hop fields stripped, Host set
-     * to the origin, Via added, keep-alive; {@code hasBody} keeps the framing field of a body.
+     * to {@code originAuthority} (kept as the client's when it is null), the client's Host in
+     * X-Forwarded-Host, Via added, keep-alive; {@code hasBody} keeps the framing field of a body.
      */
     public static HttpRequest forward(HttpRequest client, String originAuthority, boolean hasBody) {
         HttpRequest req = new DefaultHttpRequest(HttpVersion.HTTP_1_1, client.method(), client.uri());
@@ -55,7 +56,9 @@ public final class OriginRequests {
         if (clientHost != null) {
             h.set("X-Forwarded-Host", clientHost);
         }
-        h.set(HttpHeaderNames.HOST, originAuthority);
+        if (originAuthority != null) {
+            h.set(HttpHeaderNames.HOST, originAuthority);
+        }
         h.add(HttpHeaderNames.VIA, VIA);
         return req;
     }

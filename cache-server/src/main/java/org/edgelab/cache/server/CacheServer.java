@@ -73,11 +73,11 @@ public final class CacheServer implements AutoCloseable {
         try {
             CacheStats stats = new CacheStats();
             OriginClient origin = new OriginClient(config.upstreams(), config.upstreamVirtualNodes(),
-                    config.upstreamProbeInterval(), transport.socketChannelClass(), config.originConnectTimeout(),
+                    config.upstreamProbeInterval(), config.preserveHost(), transport.socketChannelClass(), config.originConnectTimeout(),
                     config.originResponseTimeout());
             stats.upstreams(origin::stats);
             LoopStore loopStore = new LoopStore(store, executor);
-            FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.originAuthority());
+            FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.upstreamHost());
             ServerContext sc = new ServerContext(config, loopStore, origin, fetches, stats);
             stats.gauge("store_executor_admitted", executor::admitted);
             stats.gauge("store_executor_waiting", executor::waiting);

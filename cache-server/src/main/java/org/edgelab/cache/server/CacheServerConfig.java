@@ -26,6 +26,10 @@ import org.edgelab.cache.store.StoreExecutor;
  * @param upstreamVirtualNodes  points of each upstream on the ring (default
  *                              {@link org.edgelab.cache.origin.HashRing#DEFAULT_VIRTUAL_NODES})
  * @param upstreamProbeInterval how often an upstream that is down is probed (default 1 s; several upstreams only)
+ * @param preserveHost          whether requests to upstreams keep the client's (normalised) authority in Host,
+ *                              as Varnish does and Traffic Server's {@code pristine_host_hdr}, instead of the
+ *                              upstream's {@code host:port} (default false, as nginx's {@code proxy_pass}); a
+ *                              parent tier of EdgeLab caches then keys each host's objects apart
  * @param ioThreads             event-loop threads, 0 for one per core
  * @param maxInitialLineLength  longest request line accepted (longer gets 414)
  * @param maxHeaderSize         largest header block accepted (larger gets 431)
@@ -47,6 +51,7 @@ public record CacheServerConfig(
         List<URI> upstreams,
         int upstreamVirtualNodes,
         Duration upstreamProbeInterval,
+        boolean preserveHost,
         int ioThreads,
         int maxInitialLineLength,
         int maxHeaderSize,
@@ -94,9 +99,17 @@ public record CacheServerConfig(
         return origin().getPort() > 0 ? origin().getPort() : 80;
     }
 
-    /** Returns the Host header value for requests to the origin (with several upstreams, each gets its own). */
+    /** Returns the origin's authority, {@code host[:port]} (the Host of HTTP/1.0 requests that name none). */
     public String originAuthority() {
         return authority(origin());
+    }
+
+    /**
+     * Returns the Host for requests to the origin: its authority, or null when the client's is kept
+     * ({@link #preserveHost}; with several upstreams each request gets its upstream's unless kept).
+     */
+    public String upstreamHost() {
+        return preserveHost ? null : originAuthority();
     }
 
     private static String authority(URI u) {
@@ -159,6 +172,7 @@ public record CacheServerConfig(
         private List<URI> upstreams;
         private int upstreamVirtualNodes = HashRing.DEFAULT_VIRTUAL_NODES;
         private Duration upstreamProbeInterval = Duration.ofSeconds(1);
+        private boolean preserveHost;
         private int ioThreads;
         private int maxInitialLineLength = 8192;
         private int maxHeaderSize = 16384;
@@ -191,6 +205,7 @@ public record CacheServerConfig(
         }
         public Builder upstreamVirtualNodes(int v) { this.upstreamVirtualNodes = v; return this; }
         public Builder upstreamProbeInterval(Duration v) { this.upstreamProbeInterval = v; return this; }
+        public Builder preserveHost(boolean v) { this.preserveHost = v; return this; }
         public Builder ioThreads(int v) { this.ioThreads = v; return this; }
         public Builder maxInitialLineLength(int v) { this.maxInitialLineLength = v; return this; }
         public Builder maxHeaderSize(int v) { this.maxHeaderSize = v; return this; }
@@ -214,7 +229,7 @@ public record CacheServerConfig(
         /** Returns the configuration, failing with a message naming the first invalid setting. */
         public CacheServerConfig build() {
             return new CacheServerConfig(bindHost, port, adminPort, upstreams, upstreamVirtualNodes,
-                    upstreamProbeInterval, ioThreads, maxInitialLineLength,
+                    upstreamProbeInterval, preserveHost, ioThreads, maxInitialLineLength,
                     maxHeaderSize, idleTimeout, requestHeaderTimeout, originConnectTimeout, originResponseTimeout,
                     maxRanges, maxRequestBody, storeThreads, storeQueue);
         }

@@ -412,7 +412,7 @@ final class RequestExchange implements FetchWaiter {
     private void pass() {
         step = Step.PASS;
         boolean sendsLength = sendsContentLength(request.method());
-        HttpRequest forward = OriginRequests.forward(request, sc.config().originAuthority(), body != null);
+        HttpRequest forward = OriginRequests.forward(request, sc.config().upstreamHost(), body != null);
         ByteBuf b = body;
         body = null;
         if (b != null && b.isReadable()) {

@@ -128,7 +128,8 @@ class ServeCommandTest {
     void upstreamsServeThroughTheRingAndShowInStats() throws Exception {
         OriginServer second = OriginServer.start(OriginConfig.builder().host("127.0.0.1").port(0).build());
         try (ServeCommand.Running running = parse("--port", "0", "--upstream", origin.baseUri() + "," + second.baseUri(),
-                "--upstream-vnodes", "40", "--upstream-probe-interval", "250ms", "--memory", "8m", "--admin-port", "0").start()) {
+                "--upstream-vnodes", "40", "--upstream-probe-interval", "250ms", "--memory", "8m", "--admin-port", "0",
+                "--preserve-host").start()) {
             assertThat(out.toString()).contains("edgelab cache on " + running.baseUri() + " -> upstreams ["
                     + origin.baseUri() + ", " + second.baseUri() + "] (consistent hash of the path)");
             HttpClient client = HttpClient.newHttpClient();

@@ -68,7 +68,7 @@ class OriginClientRingTest {
             names.add(authority(o.uri()));
         }
         // probes far apart: an upstream marked down here stays down for the test
-        client = new OriginClient(uris, HashRing.DEFAULT_VIRTUAL_NODES, Duration.ofMinutes(1),
+        client = new OriginClient(uris, HashRing.DEFAULT_VIRTUAL_NODES, Duration.ofMinutes(1), false,
                 NioSocketChannel.class, Duration.ofSeconds(2), Duration.ofSeconds(5));
         HashRing ring = new HashRing(names, HashRing.DEFAULT_VIRTUAL_NODES);
 

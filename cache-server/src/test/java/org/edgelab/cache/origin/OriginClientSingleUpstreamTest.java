@@ -39,7 +39,7 @@ class OriginClientSingleUpstreamTest {
     }
 
     private OriginClient client(URI uri) {
-        client = new OriginClient(List.of(uri), HashRing.DEFAULT_VIRTUAL_NODES, Duration.ofMillis(50),
+        client = new OriginClient(List.of(uri), HashRing.DEFAULT_VIRTUAL_NODES, Duration.ofMillis(50), false,
                 NioSocketChannel.class, Duration.ofSeconds(2), Duration.ofMillis(300));
         return client;
     }

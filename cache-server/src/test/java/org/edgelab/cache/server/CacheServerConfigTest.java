@@ -49,6 +49,8 @@ class CacheServerConfigTest {
         assertThat(c.origin()).isEqualTo(java.net.URI.create("http://127.0.0.1:8081"));
         assertThat(c.upstreamVirtualNodes()).isEqualTo(160);
         assertThat(c.upstreamProbeInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.preserveHost()).as("Host is the upstream's unless asked").isFalse();
+        assertThat(c.upstreamHost()).isEqualTo(c.originAuthority());
         CacheServerConfig two = CacheServerConfig.builder().upstreams("http://127.0.0.1:8081", "http://127.0.0.1:8082/").build();
         assertThat(two.upstreams()).hasSize(2);
         assertThat(two.originAuthority()).isEqualTo("127.0.0.1:8081");
