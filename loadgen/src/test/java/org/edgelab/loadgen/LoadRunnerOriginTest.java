@@ -37,9 +37,13 @@ class LoadRunnerOriginTest {
         origin.close();
     }
 
+    /**
+     * Eight connections to {@code path}; a test bounds its run by {@link LoadConfig.Builder#requests}, so the 60-s
+     * duration is only the cap a run stopped by nothing else ends at (a test about the duration sets its own).
+     */
     private static LoadConfig.Builder config(String path) {
         return LoadConfig.builder().url(origin.baseUri() + path).connections(8).threads(2)
-                .duration(Duration.ofSeconds(20)).timeout(Duration.ofSeconds(5));
+                .duration(Duration.ofSeconds(60)).timeout(Duration.ofSeconds(5));
     }
 
     /**
@@ -59,14 +63,20 @@ class LoadRunnerOriginTest {
                 }, org.edgelab.loadgen.measure.IntervalListener.ofSnapshots(snapshots::add))).build());
 
         assertThat(plain).hasSizeBetween(2, 4).allMatch(n -> n > 0);
-        assertThat(lengths).allMatch(s -> s > 0.5 && s < 2.0, "about one second");
+        // The reporter runs at a fixed rate of 1 s from the start: its k-th report is never early (k s after the
+        // start at the soonest), and each is told the time since the one before. How late a report comes is the
+        // scheduler's, with no bound on a loaded machine (a report more than 0.6 s late broke "within 0.6 s of k"): so the
+        // assertion is the guaranteed lower bound, and that the lengths add up to the time since the start.
+        assertThat(lengths).allMatch(s -> s > 0, "a length since the report before");
         // every interval but the last part-second was told, from loadgen's own completions
         assertThat(plain.stream().mapToLong(Long::longValue).sum()).isPositive().isLessThanOrEqualTo(r.counters().completed());
         assertThat(snapshots).hasSizeBetween(2, 4).hasSameSizeAs(plain);
         for (int i = 0; i < snapshots.size(); i++) {
             var s = snapshots.get(i);
             assertThat(s.completed()).isEqualTo(plain.get(i));
-            assertThat(s.secondsSinceStart()).isCloseTo(i + 1.0, org.assertj.core.data.Offset.offset(0.6));
+            assertThat(s.secondsSinceStart()).as("report %d is never early", i + 1).isGreaterThanOrEqualTo(i + 1.0 - 0.001);
+            assertThat(lengths.subList(0, i + 1).stream().mapToDouble(Double::doubleValue).sum())
+                    .isCloseTo(s.secondsSinceStart(), org.assertj.core.data.Offset.offset(0.01));
             assertThat(s.counters().completed()).isPositive();
             assertThat(s.counters().errors(ErrorClass.STATUS_5XX)).isPositive().isEqualTo(s.errors());
             assertThat(s.hits()).isZero(); // the origin sends no X-Cache
@@ -273,12 +283,15 @@ class LoadRunnerOriginTest {
 
     @Test
     void durationBoundsAnUnboundedRun() throws Exception {
+        // 2 s, not 0.7 s: a busy machine's first responses can take most of a second (the run must complete some).
+        // An unbounded closed loop never finishes by itself, so it ends at its deadline, never before; how late
+        // the waiting thread wakes is the scheduler's, so the upper bounds are seconds, not the 0.8 s it had
         long start = System.nanoTime();
-        LoadResult r = LoadRunner.run(config("/objects/10KB/dur").duration(Duration.ofMillis(700)).build());
+        LoadResult r = LoadRunner.run(config("/objects/10KB/dur").duration(Duration.ofSeconds(2)).build());
         double seconds = (System.nanoTime() - start) / 1e9;
         assertThat(r.finishedBeforeDeadline()).isFalse();
-        assertThat(r.elapsedSeconds()).isBetween(0.69, 1.5);
-        assertThat(seconds).isLessThan(4);
+        assertThat(r.elapsedSeconds()).isBetween(1.999, 5.0);
+        assertThat(seconds).as("ended by its duration, not by the 60-s default of this class").isLessThan(15);
         assertThat(r.counters().completed()).isGreaterThan(0);
         assertThat(r.counters().totalErrors()).isZero();
     }
@@ -290,7 +303,7 @@ class LoadRunnerOriginTest {
             closedPort = s.getLocalPort();
         }
         LoadResult r = LoadRunner.run(LoadConfig.builder().url("http://127.0.0.1:" + closedPort + "/x")
-                .connections(2).threads(1).duration(Duration.ofMillis(300)).build());
+                .connections(2).threads(1).duration(Duration.ofSeconds(1)).build());
         assertThat(r.errors(ErrorClass.CONNECT)).isGreaterThan(0);
         assertThat(r.counters().completed()).isZero();
     }

@@ -16,7 +16,8 @@ import org.edgelab.plugin.PluginSettings;
  * @param workload    the requests (without a warm-up pass: the runner warms the cache itself, with loadgen)
  * @param connections open connections
  * @param threads     client event loops or threads, at most {@code connections}
- * @param duration    how long to send
+ * @param duration    how long to send at most
+ * @param requests    how many requests to send at most (the run ends at whichever bound comes first), 0 for no bound
  * @param timeout     per-request timeout
  * @param rate        open-loop rate text as the descriptor gives it, or null for closed loop
  * @param link        the emulated client link, {@link LinkEmulation#NONE} for none
@@ -28,7 +29,7 @@ import org.edgelab.plugin.PluginSettings;
  * @param onInterval  told the requests completed in each report interval, for the live progress line (a client
  *                    that cannot say, such as wrk, tells it nothing)
  */
-public record ClientRun(URI uri, Workload workload, int connections, int threads, Duration duration, Duration timeout,
+public record ClientRun(URI uri, Workload workload, int connections, int threads, Duration duration, long requests, Duration timeout,
                         String rate, LinkEmulation link, boolean verify, long seed, Path workDir, String label,
                         PluginSettings settings, IntervalListener onInterval) {
 }

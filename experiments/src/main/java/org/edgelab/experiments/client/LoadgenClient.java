@@ -56,7 +56,7 @@ public final class LoadgenClient implements LoadClient {
      */
     public static LoadConfig.Builder config(ClientRun run) {
         return LoadConfig.builder().url(run.uri()).connections(run.connections()).threads(run.threads())
-                .duration(run.duration()).timeout(run.timeout())
+                .duration(run.duration()).requests(run.requests()).timeout(run.timeout())
                 .rate(run.rate() == null ? null : RateSchedule.parse(run.rate(), run.duration()))
                 .workload(run.workload()).verify(run.verify()).link(run.link()).seed(run.seed())
                 .onInterval(run.onInterval());

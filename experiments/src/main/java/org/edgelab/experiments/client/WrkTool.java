@@ -82,6 +82,10 @@ record WrkTool(String name, boolean fixedRate, String installHint, int planReque
             throw new SettingException("/load/rate", name + " runs closed loop and has no rate; for a fixed rate use client"
                     + " wrk2, or loadgen (which also ramps)");
         }
+        if (load.requests() > 0) {
+            throw new SettingException("/load/requests", name + " sends for a duration and cannot stop after a count of"
+                    + " requests; leave load.requests out, or use client loadgen");
+        }
         wholeSeconds("/load/duration", load.duration(), false);
         wholeSeconds("/load/settle", load.settle(), true);
         wholeSeconds("/load/timeout", load.timeout(), false);

@@ -48,7 +48,9 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      *
      * @param connections    connection counts (fan out)
      * @param threads        load generator event loops
-     * @param duration       measured run length per repetition
+     * @param duration       measured run length per repetition (the cap, when {@code requests} is set)
+     * @param requests       the measured run of each repetition ends after this many requests (at {@code duration}
+     *                       if that comes first); 0 for no bound
      * @param timeout        per-request timeout
      * @param rate           open-loop rate text, or null for closed loop
      * @param warmUp         warm the cache before each repetition
@@ -65,7 +67,7 @@ public record Descriptor(String name, String kind, Map<String, String> settings,
      * @param clients        the load clients that send the measured load ({@code loadgen} by default; fan out),
      *                       those that cannot run on this machine left out with a note
      */
-    public record LoadProfile(List<Integer> connections, int threads, Duration duration, Duration timeout, String rate,
+    public record LoadProfile(List<Integer> connections, int threads, Duration duration, long requests, Duration timeout, String rate,
                               boolean warmUp, Settle settle, List<ByteSizeValue> objectSizes, long workingSet, long maxObjects,
                               String popularity, double targetHitRatio, List<ByteSizeValue> rangeSizes,
                               List<Link> links, String workloadKind, Map<String, String> workloadSettings,

@@ -331,7 +331,7 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
                     warmUp(running, cell, workload, rep);
                     Sampler sampler = new Sampler(running);
                     FaultSchedule faults = new FaultSchedule(disks, running, phase);
-                    LoadConfig config = load(running, cell, workload, d.load().duration(), 0, rep, phase.listener());
+                    LoadConfig config = load(running, cell, workload, d.load().duration(), d.load().requests(), rep, phase.listener());
                     LoadResult result = sampler.during(faults, () -> LoadRunner.run(config));
                     phase.finish(result.start(), result.counters(), result.elapsedSeconds());
                     return failureRow(cell, rep, build, disks, running, result, sampler, faults);

@@ -202,14 +202,14 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
             try (EventCell c = EventCell.start(d, options, directory, cell, rep, this::say)) {
                 c.warmUp(c.seed(0x5bd1e995L));
                 c.settleOnSet(c.seed(0x27d4eb2dL));
-                Map<String, String> fresh = phase(c, rep, series, "fresh", c.workload(), d.load().duration(), 0, c.seed(0));
+                Map<String, String> fresh = phase(c, rep, series, "fresh", c.workload(), d.load().duration(), d.load().requests(), c.seed(0));
                 Workload churn = neverSeen("c" + cell.index() + "-churn-r" + rep + "-", size, count);
                 Map<String, String> churned = phase(c, rep, series, "churn", churn,
                         settings.duration("churn_timeout", Duration.ofMinutes(30)), count, c.seed(0x632be5abL));
                 say("  churn: " + churned.get("requests") + " objects, " + churned.get("churned_bytes") + " bytes from the origin");
                 c.warmUp(c.seed(0x85ebca6bL));
                 c.settleOnSet(c.seed(0xc2b2ae35L));
-                Map<String, String> after = phase(c, rep, series, "churned", c.workload(), d.load().duration(), 0, c.seed(1));
+                Map<String, String> after = phase(c, rep, series, "churned", c.workload(), d.load().duration(), d.load().requests(), c.seed(1));
                 after.put("req_per_s_vs_fresh", ratio(after, fresh, "req_per_s"));
                 after.put("ttfb_p99_vs_fresh", ratio(after, fresh, "ttfb_p99_ms"));
                 after.put("ttlb_p99_vs_fresh", ratio(after, fresh, "ttlb_p99_ms"));

@@ -202,7 +202,7 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
                 // happened after the kill, give or take the milliseconds between the report and the signal
                 double killAt = plan.killAt().toNanos() / 1e9;
                 java.util.concurrent.CountDownLatch due = new java.util.concurrent.CountDownLatch(1);
-                var config = c.load(c.workload(), d.load().duration(), c.seed(0)).onInterval(IntervalListener.both(phase.listener(),
+                var config = c.load(c.workload(), d.load().duration(), c.seed(0)).requests(d.load().requests()).onInterval(IntervalListener.both(phase.listener(),
                         IntervalListener.ofSnapshots(s -> {
                             seconds.add(s);
                             if (s.secondsSinceStart() >= killAt - 0.1) {
@@ -248,7 +248,8 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
         private Event killAndRestart(EventCell c, ServerRestart restart, Instant loadStart, java.util.concurrent.CountDownLatch due,
                                      SeriesCsv.Recorder.Phase phase, FutureTask<LoadResult> load) throws IOException, InterruptedException {
             if (!due.await(d.load().duration().plusSeconds(30).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) || load.isDone()) {
-                throw new IOException("the measured load ended before the kill at " + Durations.format(plan.killAt()));
+                throw new IOException("the measured load ended before the kill at " + Durations.format(plan.killAt())
+                        + (d.load().requests() > 0 ? " (load.requests " + d.load().requests() + " may end it first: raise it)" : ""));
             }
             long originAtKill = restart.originBytesSent();
             Instant kill = Instant.now();

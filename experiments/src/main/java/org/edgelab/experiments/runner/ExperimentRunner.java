@@ -236,7 +236,7 @@ public final class ExperimentRunner {
         LoadClient client = LoadClients.get(cell.client().kind());
         Map<String, String> settleColumns = settle(client, target, link, cell, workload, seed, rep, settles);
         // the per-second series (series.csv) of the measured run, where the client reports intervals
-        ClientRun measured = clientRun(target, link, cell, workload, load.duration(), seed, "r" + rep,
+        ClientRun measured = clientRun(target, link, cell, workload, load.duration(), load.requests(), seed, "r" + rep,
                 IntervalListener.both(progress::interval, series.phase(rep, "measured").listener()));
         ServerCounters before = link.onServer(() -> SettledCounters.read(target));
         CpuSample cpuBefore = target.cpu();
@@ -283,7 +283,7 @@ public final class ExperimentRunner {
             return columns;
         }
         progress.phase(cell, rep, "settling");
-        ClientRun run = clientRun(target, link, cell, workload, settle.length(), seed ^ 0x27d4eb2dL, "r" + rep + "-settle",
+        ClientRun run = clientRun(target, link, cell, workload, settle.length(), 0, seed ^ 0x27d4eb2dL, "r" + rep + "-settle",
                 progress::interval);
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("repetition", rep);
@@ -319,13 +319,16 @@ public final class ExperimentRunner {
         return columns;
     }
 
-    /** One run of the cell's load client: {@code length} of the measured workload (its warm-up left out). */
+    /**
+     * One run of the cell's load client: {@code length} of the measured workload (its warm-up left out), or
+     * {@code requests} of it if that comes first (0: no bound).
+     */
     private ClientRun clientRun(RunningTarget target, CellLink cellLink, Cell cell, Workload workload, Duration length,
-                                long seed, String label, IntervalListener onInterval) {
+                                long requests, long seed, String label, IntervalListener onInterval) {
         Descriptor.LoadProfile load = descriptor.load();
         LinkEmulation link = cellLink.loadEmulation();
         return new ClientRun(target.clientUri(), new MeasuredOnly(workload), cell.connections(),
-                Math.min(load.threads(), cell.connections()), length, load.timeout(), load.rate(), link,
+                Math.min(load.threads(), cell.connections()), length, requests, load.timeout(), load.rate(), link,
                 target.syntheticContent(), seed, directory.resolve("targets").resolve(cell.fileName()), label,
                 PluginSettings.of(cell.client().settings()), onInterval);
     }

@@ -39,7 +39,7 @@ final class EmbeddedCache implements AutoCloseable {
         LoadRunner.run(LoadConfig.builder().url(target.clientUri()).connections(2).threads(1).requests(10)
                 .duration(Duration.ofSeconds(30)).workload(workload.warmUp()).build());
         start = target.counters();
-        return new ClientRun(target.clientUri(), workload, 4, 2, Duration.ofSeconds(2), Duration.ofSeconds(5), null,
+        return new ClientRun(target.clientUri(), workload, 4, 2, Duration.ofSeconds(2), 0, Duration.ofSeconds(5), null,
                 LinkEmulation.NONE, true, 7, dir.resolve("work"), "r1", PluginSettings.of(settings), IntervalListener.NONE);
     }
 

@@ -36,8 +36,9 @@ class SettleAutoRunTest {
     @Test
     void aSteadyLoadEndsTheSettleAsSoonAsThreeWindowsAgreeNotAtItsMaximum() throws IOException {
         // hits of a warmed memory store at a fixed rate: the same req/s every second from the first on (a 10 %
-        // tolerance, as a busy machine can shift a window's completions into the next)
-        long start = System.nanoTime();
+        // tolerance, as a busy machine can shift a window's completions into the next). The measured run is 400
+        // requests at 200/s (60 s only the cap), not 1 s: the arrivals owed at a 1-s deadline are sent for at
+        // most 1 s more, so on a busy machine the 1-s run's req/s was its own lateness
         RunResult result = run("steady", """
                 name: steady
                 repetitions: 1
@@ -45,23 +46,38 @@ class SettleAutoRunTest {
                 load:
                   connections: 4
                   threads: 1
-                  duration: 1s
+                  duration: 60s
+                  requests: 400
                   rate: 200
                   settle: {auto: true, max: 30s, tolerance: 10%}
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
                 """);
-        double seconds = (System.nanoTime() - start) / 1e9;
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("settle_max_reached")).isEqualTo("false");
-        assertThat(row.number("settle_s")).as("three 1 s windows and a little").isBetween(2.9, 15.0);
         assertThat(row.number("settle_spread")).isBetween(0.0, 0.10);
-        assertThat(seconds).as("the whole run, below the 30 s maximum").isLessThan(25);
-        assertThat(row.number("req_per_s")).isBetween(150.0, 250.0);
         JsonNode entry = settleEntry(result);
         assertThat(entry.get("steady").asBoolean()).isTrue();
         assertThat(entry.get("max_reached").asBoolean()).isFalse();
-        assertThat(entry.get("windows_req_per_s").size()).isBetween(3, 16);
+        List<Double> windows = new ArrayList<>();
+        entry.get("windows_req_per_s").forEach(w -> windows.add(w.asDouble()));
+        assertThat(windows).hasSizeGreaterThanOrEqualTo(3);
+        // As soon as three windows agree: no three consecutive windows before the last three did (their req/s are
+        // rounded to 0.1 in the manifest, hence the 0.002). How many windows that takes depends on the machine
+        // (a busy one shifts completions between windows), so it is not bounded here, only by the 30-s maximum.
+        for (int i = 0; i + 3 < windows.size(); i++) {
+            // (at ~200 req/s a spread near 10 % is ~20 requests, so the one-request rule never applies here)
+            List<Double> three = windows.subList(i, i + 3);
+            assertThat(SteadyRate.spread(three)).as("windows %d-%d of %s were steady, yet the settle went on", i + 1, i + 3, windows)
+                    .isGreaterThan(0.10 - 0.002);
+        }
+        // reports are never early: the settle lasted at least its windows, and ended before its maximum
+        assertThat(row.number("settle_s")).isGreaterThanOrEqualTo(windows.size() - 0.01).isLessThan(30);
+        // the measured run: its 400 requests, never faster than the rate (the 400th is due at 1.995 s: at most
+        // 200.5 req/s on any machine); the lower bound is only a sanity margin (its last response within 2 s of
+        // being due), as a loaded machine can make any response late
+        assertThat(row.number("requests")).isEqualTo(400);
+        assertThat(row.number("req_per_s")).isBetween(100.0, 200.6);
     }
 
     @Test

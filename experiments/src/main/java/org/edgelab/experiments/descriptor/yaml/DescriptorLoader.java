@@ -75,7 +75,10 @@ public final class DescriptorLoader {
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            // a whole-number field (load.requests, max_objects, seed...) given 1.5 fails as not a whole number
+            // instead of being truncated to 1
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
     private static final String QUICK = "quick";
     private static final String INCLUDES = "includes";
@@ -556,7 +559,7 @@ public final class DescriptorLoader {
         }
 
         private LoadProfile load(DescriptorSpec.Load spec, DescriptorSource source, List<String> notes) {
-            DescriptorSpec.Load l = spec != null ? spec : new DescriptorSpec.Load(null, null, null, null, null, null, null, null, null, null);
+            DescriptorSpec.Load l = spec != null ? spec : new DescriptorSpec.Load(null, null, null, null, null, null, null, null, null, null, null);
             List<Integer> connections = l.connections() == null || l.connections().isEmpty() ? List.of(10) : l.connections();
             for (int i = 0; i < connections.size(); i++) {
                 if (connections.get(i) == null || connections.get(i) < 1) {
@@ -570,6 +573,11 @@ public final class DescriptorLoader {
             Duration duration = l.duration() == null ? Duration.ofSeconds(10) : l.duration().duration();
             if (duration.isZero()) {
                 throw at.error("/load/duration", "the duration must be more than 0");
+            }
+            long requests = l.requests() == null ? 0 : l.requests();
+            if (requests < 0) {
+                throw at.error("/load/requests", "requests must be at least 0 (0 or absent: only load.duration ends the"
+                        + " measured run), got " + requests);
             }
             Duration timeout = l.timeout() == null ? Duration.ofSeconds(10) : l.timeout().duration();
             if (timeout.isZero()) {
@@ -638,9 +646,9 @@ public final class DescriptorLoader {
                     && (link.emulation().equals(UserSpaceLink.EMULATION) || link.fallback()));
             // a steady-state settle is sent by loadgen, which tells the runner each second's completions
             Duration clientSettle = settle.auto() ? Duration.ZERO : settle.length();
-            List<ClientChoice> clients = clients(l.client(), new ClientLoad(connections, threads, duration, clientSettle, timeout,
+            List<ClientChoice> clients = clients(l.client(), new ClientLoad(connections, threads, duration, requests, clientSettle, timeout,
                     l.rate(), plugin.name(), userSpaceLink), notes);
-            return new LoadProfile(connections, threads, duration, timeout, l.rate(), l.warmUp() == null || l.warmUp(), settle,
+            return new LoadProfile(connections, threads, duration, requests, timeout, l.rate(), l.warmUp() == null || l.warmUp(), settle,
                     sizes, workingSet, maxObjects, popularity, target, ranges, links, plugin.name(), workloadSettings.asMap(),
                     clients);
         }

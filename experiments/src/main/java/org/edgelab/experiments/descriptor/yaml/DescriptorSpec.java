@@ -52,7 +52,11 @@ public record DescriptorSpec(String name, String kind, Map<String, String> setti
      *
      * @param connections open connections (a list fans out)
      * @param threads     load generator event loops (at most one per connection in each cell)
-     * @param duration    measured run length per repetition
+     * @param duration    measured run length per repetition: with {@code requests}, its cap
+     * @param requests    the measured run of each repetition ends after this many requests, or at {@code duration}
+     *                    if that comes first (so {@code duration} stays its cap); a whole number, at least 0, and
+     *                    0 or absent for no bound (only {@code duration} ends it). Only the measured run: the
+     *                    warm-up and the settle are not bounded by it. Client {@code loadgen} only
      * @param timeout     per-request timeout
      * @param rate        open-loop rate ({@code 1000}, {@code 100..1000}); absent for closed loop
      * @param warmUp      warm the cache before each repetition (see {@link Workload#targetHitRatio})
@@ -64,7 +68,7 @@ public record DescriptorSpec(String name, String kind, Map<String, String> setti
      * @param client      what sends the measured load: {@code loadgen} (the default), {@code wrk}, {@code wrk2}, ...
      *                    (a list fans out); the warm-up is always loadgen's
      */
-    public record Load(List<Integer> connections, Integer threads, DurationValue duration, DurationValue timeout,
+    public record Load(List<Integer> connections, Integer threads, DurationValue duration, Long requests, DurationValue timeout,
                        String rate, Boolean warmUp, SettleValue settle, Workload workload, List<Link> links,
                        List<ClientValue> client) {
     }
