@@ -81,7 +81,8 @@ class OriginClientRingTest {
         origins.get(1).close();
         RecordingListener moved = RecordingListener.get(client, loop, onZero + "?again");
         assertThat(moved.body.toString()).as("the third of its preference answers").isEqualTo("hello");
-        assertThat(origins.get(2).requests).as("with its own Host")
+        assertThat(origins.get(2).requests).as("with its own Host (requests at the three: %s, %s, %s)",
+                        origins.get(0).requests, origins.get(1).requests, origins.get(2).requests)
                 .containsExactly("GET " + onZero + "?again " + names.get(2));
         List<UpstreamStats> stats = client.stats();
         assertThat(stats.get(0)).isEqualTo(new UpstreamStats(names.get(0), "down", 2, 1, 1, 0, 0));

@@ -25,8 +25,11 @@ final class RawOrigin implements AutoCloseable {
     final List<String> requests = new CopyOnWriteArrayList<>();
     volatile int connections;
 
+    private final Thread acceptor;
+    private final List<Thread> servers = new CopyOnWriteArrayList<>();
+
     RawOrigin() throws IOException {
-        Thread acceptor = new Thread(() -> {
+        acceptor = new Thread(() -> {
             try {
                 while (true) {
                     Socket s = server.accept();
@@ -34,6 +37,7 @@ final class RawOrigin implements AutoCloseable {
                     sockets.add(s);
                     Thread t = new Thread(() -> serve(s), "raw-origin-conn");
                     t.setDaemon(true);
+                    servers.add(t);
                     t.start();
                 }
             } catch (IOException closed) {
@@ -108,6 +112,21 @@ final class RawOrigin implements AutoCloseable {
         server.close();
         for (Socket s : sockets) {
             s.close();
+        }
+        // Closing a socket another thread is blocked on takes effect only once that thread is woken: until the
+        // acceptor and every connection's thread have ended, a connection could still be accepted or a request
+        // answered, and a test that closed this origin would see it answer.
+        try {
+            acceptor.join(10_000);
+            for (Socket s : sockets) {
+                s.close(); // one the acceptor took while it was being closed
+            }
+            for (Thread t : servers) {
+                t.join(10_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while the origin closed");
         }
     }
 }
