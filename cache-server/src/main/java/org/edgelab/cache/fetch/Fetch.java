@@ -716,11 +716,16 @@ public final class Fetch implements OriginResponseListener {
      */
     private void finished() {
         registry.finished(this);
-        String why = committed ? " was stored, but a read of it ended early" : " ended without storing its object";
         for (FillTail t : tailsNow()) {
-            t.failIfIdle(new IOException("the fill of " + primaryKey + why));
+            t.fillOver();
         }
         settled.complete(null);
+    }
+
+    /** Why a tail that the fill never handed over cannot come (asked only by a follower that needs it). */
+    String idleTailReason() {
+        return "the fill of " + primaryKey
+                + (committed ? " was stored, but a read of it ended early" : " ended without storing its object");
     }
 
     private record WaiterRole(FetchWaiter waiter, FetchWaiter.Role role) {

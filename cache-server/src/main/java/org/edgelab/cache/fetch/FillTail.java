@@ -25,6 +25,8 @@ public final class FillTail {
     private long start = -1;
     private long end = -1;
     private Throwable failure;
+    /** The fill ended before this tail was activated (see {@link #fillOver}). */
+    private boolean overWhileIdle;
     private boolean closed;
     private long version;
     private Runnable listener;
@@ -76,11 +78,15 @@ public final class FillTail {
         });
     }
 
-    /** Fails the tail unless it was activated (the safety net when a fill ends uncommitted). */
-    void failIfIdle(Throwable cause) {
+    /**
+     * The fill is over: a tail not activated by now never will be, and fails (the safety net for a
+     * follower whose store reads end early). The failure is made only if the follower asks for it:
+     * nearly every follower of a stored fill reads to the end and never does.
+     */
+    void fillOver() {
         notifyAfter(() -> {
             if (start < 0 && failure == null) {
-                failure = cause;
+                overWhileIdle = true;
             }
             return true;
         });
@@ -131,6 +137,9 @@ public final class FillTail {
 
     /** Why the rest of the body cannot come, or null. */
     public synchronized Throwable failure() {
+        if (failure == null && overWhileIdle) {
+            failure = new java.io.IOException(fetch.idleTailReason());
+        }
         return failure;
     }
 
