@@ -123,9 +123,13 @@ final class LoadCommand implements Callable<Integer> {
             + " workers (0/3, 1/3, 2/3): connections, rate and --requests are the whole load's; worker 0 runs the warm-ups.")
     private String segment;
 
-    @Option(names = "--start-at", paramLabel = "EPOCH_MS", description = "Start barrier: connect, then start the measured run at"
-            + " this wall-clock time (milliseconds since the epoch), the same for every worker of a divided load.")
-    private Long startAt;
+    @Option(names = "--start-at", paramLabel = "EPOCH_MS|stdin", description = "Start barrier: connect, then start the measured run at"
+            + " this wall-clock time (milliseconds since the epoch), the same for every worker of a divided load. 'stdin': print"
+            + " '" + START_READY + "' once started, then read the barrier (epoch ms) as one line from standard input.")
+    private String startAt;
+
+    /** The line {@code --start-at stdin} prints when the worker is up and waits for its barrier on standard input. */
+    static final String START_READY = "ready for --start-at";
 
     @Option(names = "--out", paramLabel = "DIR", description = "Write result.csv, result.json, ttfb.hlog and ttlb.hlog here.")
     private Path out;
@@ -178,6 +182,31 @@ final class LoadCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The {@code --start-at} instant. With {@code stdin} the coordinator that started this worker as a process picks it
+     * once every worker said it is up, so no worker misses a barrier guessed before its JVM started; blocks until
+     * the line arrives.
+     */
+    private java.time.Instant startBarrier() throws java.io.IOException {
+        String text = startAt;
+        if ("stdin".equals(startAt)) {
+            PrintWriter stdout = spec.commandLine().getOut();
+            stdout.println(START_READY);
+            stdout.flush();
+            text = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            if (text == null) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--start-at stdin: standard input ended before a start time (epoch ms) arrived");
+            }
+        }
+        try {
+            return java.time.Instant.ofEpochMilli(Long.parseLong(text.trim()));
+        } catch (NumberFormatException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--start-at: '" + text.trim() + "' is neither a time in milliseconds since the epoch nor 'stdin'");
+        }
+    }
+
     private LoadConfig config(URI target, boolean embedded) throws java.io.IOException {
         LoadConfig.Builder b = LoadConfig.builder()
                 .url(target)
@@ -199,7 +228,7 @@ final class LoadCommand implements Callable<Integer> {
             }
         }
         if (startAt != null) {
-            b.startAt(java.time.Instant.ofEpochMilli(startAt));
+            b.startAt(startBarrier());
         }
         headers.forEach(b::header);
         if (rate != null) {

@@ -13,6 +13,7 @@ import org.edgelab.loadgen.workers.MergedLoad;
 import org.edgelab.loadgen.workers.WorkerReport;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -20,6 +21,7 @@ import picocli.CommandLine;
 /**
  * Three {@code edgelab load --segment I/3 --start-at T} workers, each a JVM of its own, against a real origin on
  * loopback, merged from their {@code --out} folders: the counts add up and they started within 50 ms of each other.
+ * The barrier reaches them on standard input ({@code --start-at stdin}) once all three are up.
  * The load is 60 requests at 30 per second (about 2 s), bounded by requests rather than by a 2-s duration: a cold
  * JVM on a loaded machine completed nothing in a 2-s window (all three workers, with the load average at 20), which
  * says nothing about merging; and a response the starved origin took more than the default 2 s to send was a
@@ -27,13 +29,16 @@ import picocli.CommandLine;
  */
 class LoadWorkersProcessTest {
 
+    private final List<Process> workers = new ArrayList<>();
+
+    @AfterEach
+    void stopWorkers() {
+        workers.forEach(Process::destroyForcibly);
+    }
+
     @Test
     void threeWorkerProcessesStartTogetherAndMerge(@TempDir Path dir) throws Exception {
         try (OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).ioThreads(1).build())) {
-            // JVMs start in a second or two on a quiet machine; three at once with the load average at 16 took over
-            // 8 s, and a worker that misses the barrier starts at once (its report says when), so the lead is long
-            long startAt = System.currentTimeMillis() + 15_000;
-            List<Process> workers = new ArrayList<>();
             List<Path> outs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 Path out = dir.resolve("w" + i);
@@ -41,9 +46,26 @@ class LoadWorkersProcessTest {
                 List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-cp", System.getProperty("java.class.path"), EdgeLab.class.getName(), "load",
                         origin.baseUri() + "/objects/1KB/workers", "-c", "6", "-t", "1", "-R", "30", "--requests", "60", "-d", "60s", "--timeout", "30s",
-                        "--segment", i + "/3", "--start-at", Long.toString(startAt), "--out", out.toString());
+                        "--segment", i + "/3", "--start-at", "stdin", "--out", out.toString());
                 workers.add(new ProcessBuilder(command).redirectErrorStream(true)
                         .redirectOutput(dir.resolve("w" + i + ".log").toFile()).start());
+            }
+            // The barrier is chosen once every worker's JVM is up (three cold JVMs on a loaded machine took from 2 to
+            // 23 s to start, so a barrier guessed before they started was missed); connecting 2 connections on
+            // loopback then takes milliseconds; the lead leaves a cold JVM's class loading on a loaded machine seconds more.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            for (int i = 0; i < 3; i++) {
+                Path log = dir.resolve("w" + i + ".log");
+                while (!Files.readString(log).contains(LoadCommand.START_READY)) {
+                    assertThat(workers.get(i).isAlive()).as("worker %d: %s", i, Files.readString(log)).isTrue();
+                    assertThat(System.nanoTime()).as("worker %d up within 120 s", i).isLessThan(deadline);
+                    Thread.sleep(20);
+                }
+            }
+            long startAt = System.currentTimeMillis() + 5_000;
+            for (Process worker : workers) {
+                worker.getOutputStream().write((startAt + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                worker.getOutputStream().close();
             }
             for (int i = 0; i < 3; i++) {
                 assertThat(workers.get(i).waitFor(60, TimeUnit.SECONDS)).as("worker %d ended", i).isTrue();
