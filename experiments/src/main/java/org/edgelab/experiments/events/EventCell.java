@@ -32,6 +32,7 @@ import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
+import org.edgelab.loadgen.RateSchedule;
 import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.ErrorClass;
 import org.edgelab.loadgen.measure.IntervalListener;
@@ -173,11 +174,16 @@ final class EventCell implements AutoCloseable {
         return (d.seed() * 1_000_003L + cell.index() * 1_009L + repetition) ^ salt;
     }
 
-    /** A load of the cell's connections and threads, timeout and verification, running {@code w} for at most {@code duration}. */
+    /**
+     * A load of the cell's connections and threads, timeout, verification and {@code load.rate} (open loop when the
+     * descriptor sets one), running {@code w} for at most {@code duration}.
+     */
     LoadConfig.Builder load(Workload w, Duration duration, long seed) {
         int threads = Math.min(d.load().threads(), cell.connections());
+        String rate = d.load().rate();
         return LoadConfig.builder().url(running.clientUri()).connections(cell.connections()).threads(threads)
-                .duration(duration).timeout(d.load().timeout()).workload(w).verify(running.syntheticContent()).seed(seed);
+                .duration(duration).timeout(d.load().timeout()).workload(w).verify(running.syntheticContent()).seed(seed)
+                .rate(rate == null ? null : RateSchedule.parse(rate, duration));
     }
 
     /** Fetches every object of the set once through the cache, unmeasured (the matrix runner's warm-up pass). */
@@ -188,8 +194,9 @@ final class EventCell implements AutoCloseable {
         }
         long objects = warm.size();
         int connections = (int) Math.max(1, Math.min(cell.connections(), objects));
+        // closed loop whatever load.rate says: the warm-up fetches the set as fast as the server takes it
         LoadResult r = LoadRunner.measure(load(warm, Duration.ofMinutes(10), seed).connections(connections)
-                .threads(Math.min(d.load().threads(), connections)).requests(objects).build());
+                .threads(Math.min(d.load().threads(), connections)).requests(objects).rate(null).build());
         if (r.counters().goodResponses() < objects) {
             say.accept("warm-up of " + cell.id() + " fetched " + r.counters().goodResponses() + " of " + objects
                     + " objects intact (errors " + r.counters().errorsByClass() + ")");

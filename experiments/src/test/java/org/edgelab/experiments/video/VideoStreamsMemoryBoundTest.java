@@ -57,7 +57,10 @@ class VideoStreamsMemoryBoundTest {
         assertThat(row.get("memory_bound")).isEqualTo(hierarchy.version());
         assertThat(row.number("memory_limit_bytes")).isEqualTo(LIMIT);
         assertThat(row.number("working_set_bytes")).as("the library: 162 objects of 5 MB").isEqualTo(162 * 4_999_950.0);
-        assertThat(row.number("cgroup_memory_peak_bytes")).isBetween(32.0 * (1 << 20), (double) LIMIT);
+        // the kernel lets a charge that may not fail pass memory.max for a moment (the force charge in mm/memcontrol.c;
+        // a peak one page over the limit was read), so the bound allows 256 KiB: an unbounded run of this library
+        // (810 MB) would pass it by hundreds of MB
+        assertThat(row.number("cgroup_memory_peak_bytes")).isBetween(32.0 * (1 << 20), (double) LIMIT + (256 << 10));
         assertThat(row.get("search")).isEqualTo("bracket");
         assertThat(row.number("served_bytes")).isPositive();
         assertThat(row.number("device_read_bytes")).as("frames of a library 3x the limit come from the device").isPositive();
