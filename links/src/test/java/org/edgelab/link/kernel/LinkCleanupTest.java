@@ -160,7 +160,8 @@ class LinkCleanupTest {
         NetworkNamespace.create(dead);
         NetworkNamespace.create(alive);
         try {
-            assertThat(Leftovers.sweep()).contains(dead).doesNotContain(alive);
+            // Not which sweep deleted the dead one: another JVM's first fabric on this machine (a second build) sweeps too.
+            assertThat(Leftovers.sweep()).doesNotContain(alive);
             assertThat(NetworkNamespace.exists(dead)).isFalse();
             assertThat(NetworkNamespace.exists(alive)).isTrue();
         } finally {

@@ -104,7 +104,9 @@ class CgroupsTest {
             while (Files.readString(leftover.resolve("cgroup.procs")).isBlank() && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            assertThat(Cgroups.sweep(hierarchy)).isEqualTo(1);
+            // Not how many this sweep removed: another JVM's first cgroup on this machine (a second build) sweeps too,
+            // and may take the leftover first or leave one of its own tests' for this sweep.
+            Cgroups.sweep(hierarchy);
             assertThat(leftover).doesNotExist();
             assertThat(orphan.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             assertThat(mine.path()).as("a live runner's cgroup stays").exists();
