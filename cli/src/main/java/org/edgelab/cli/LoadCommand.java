@@ -123,13 +123,50 @@ final class LoadCommand implements Callable<Integer> {
             + " workers (0/3, 1/3, 2/3): connections, rate and --requests are the whole load's; worker 0 runs the warm-ups.")
     private String segment;
 
-    @Option(names = "--start-at", paramLabel = "EPOCH_MS|stdin", description = "Start barrier: connect, then start the measured run at"
+    @Option(names = "--start-at", paramLabel = "EPOCH_MS|stdin", converter = StartBarrier.Converter.class,
+            description = "Start barrier: connect, then start the measured run at"
             + " this wall-clock time (milliseconds since the epoch), the same for every worker of a divided load. 'stdin': print"
             + " '" + START_READY + "' once started, then read the barrier (epoch ms) as one line from standard input.")
-    private String startAt;
+    private StartBarrier startAt;
+
+    /**
+     * {@code --start-at}: a wall-clock barrier given on the command line, or ({@code at} null) one to read from standard
+     * input. The converter refuses anything else as the command line is parsed, before any server starts.
+     */
+    record StartBarrier(java.time.Instant at) {
+        static final StartBarrier STDIN = new StartBarrier(null);
+
+        /** Parses {@code text} as milliseconds since the epoch; {@code source} names where it came from in the message. */
+        static java.time.Instant epochMillis(String text, String source) {
+            try {
+                return java.time.Instant.ofEpochMilli(Long.parseLong(text.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(source + ": '" + text.trim()
+                        + "' is not a time in milliseconds since the epoch (e.g. " + System.currentTimeMillis() + ")");
+            }
+        }
+
+        /** picocli's converter: {@code stdin} or milliseconds since the epoch. */
+        static final class Converter implements picocli.CommandLine.ITypeConverter<StartBarrier> {
+            @Override
+            public StartBarrier convert(String value) {
+                if ("stdin".equals(value)) {
+                    return STDIN;
+                }
+                try {
+                    return new StartBarrier(epochMillis(value, "--start-at"));
+                } catch (IllegalArgumentException e) {
+                    throw new picocli.CommandLine.TypeConversionException(e.getMessage() + " or 'stdin'");
+                }
+            }
+        }
+    }
 
     /** The line {@code --start-at stdin} prints when the worker is up and waits for its barrier on standard input. */
     static final String START_READY = "ready for --start-at";
+
+    /** Where {@code --start-at stdin} reads its barrier: standard input (a test gives its own). */
+    java.io.InputStream stdin = System.in;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Write result.csv, result.json, ttfb.hlog and ttlb.hlog here.")
     private Path out;
@@ -188,22 +225,21 @@ final class LoadCommand implements Callable<Integer> {
      * the line arrives.
      */
     private java.time.Instant startBarrier() throws java.io.IOException {
-        String text = startAt;
-        if ("stdin".equals(startAt)) {
-            PrintWriter stdout = spec.commandLine().getOut();
-            stdout.println(START_READY);
-            stdout.flush();
-            text = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.US_ASCII)).readLine();
-            if (text == null) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "--start-at stdin: standard input ended before a start time (epoch ms) arrived");
-            }
+        if (startAt.at() != null) {
+            return startAt.at();
+        }
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.println(START_READY);
+        stdout.flush();
+        String line = new java.io.BufferedReader(new java.io.InputStreamReader(stdin, java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+        if (line == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--start-at stdin: standard input ended before a start time (epoch ms) arrived");
         }
         try {
-            return java.time.Instant.ofEpochMilli(Long.parseLong(text.trim()));
-        } catch (NumberFormatException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--start-at: '" + text.trim() + "' is neither a time in milliseconds since the epoch nor 'stdin'");
+            return StartBarrier.epochMillis(line, "--start-at stdin");
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 

@@ -181,4 +181,31 @@ class EdgeLabCliTest {
         assertThat(run("load", "http://127.0.0.1:1/x", "--link", "1000")).isEqualTo(2);
         assertThat(err.toString()).contains("'1000' has no unit", "Gbit/s", "MB/s");
     }
+    @Test
+    void aStartAtThatIsNeitherATimeNorStdinIsRefusedAsTheCommandLineIsParsed() {
+        // refused by the converter: without a URL no embedded origin or cache was started for it
+        assertThat(run("load", "--start-at", "soon")).isEqualTo(2);
+        assertThat(err.toString()).contains("--start-at: 'soon' is not a time in milliseconds since the epoch", "'stdin'");
+        CommandLine.ParseResult load = EdgeLab.newCommandLine().parseArgs("load", "http://127.0.0.1:1/x", "--start-at", "1700000000123")
+                .subcommand();
+        assertThat(load.matchedOptionValue("--start-at", (LoadCommand.StartBarrier) null).at())
+                .isEqualTo(java.time.Instant.ofEpochMilli(1_700_000_000_123L));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "in a second\n"})
+    void aStartAtStdinThatGetsNoTimeFailsSayingWhy(String input) {
+        String[] args = {"load", "http://127.0.0.1:1/x", "-d", "1", "--start-at", "stdin"};
+        CommandLine cli = EdgeLab.newCommandLine(args);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        LoadCommand load = cli.getSubcommands().get("load").getCommand();
+        load.stdin = new java.io.ByteArrayInputStream(input.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+        assertThat(cli.execute(args)).isEqualTo(2);
+        assertThat(out.toString()).contains(LoadCommand.START_READY);
+        assertThat(err.toString()).contains(input.isEmpty()
+                ? "--start-at stdin: standard input ended before a start time (epoch ms) arrived"
+                : "--start-at stdin: 'in a second' is not a time in milliseconds since the epoch");
+    }
 }
