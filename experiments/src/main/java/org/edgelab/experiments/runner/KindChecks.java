@@ -37,6 +37,13 @@ public final class KindChecks {
         }
     }
 
+    /** Refuses a bound on the number of requests ({@code load.requests}): "the KIND experiment WHY; remove requests". */
+    public static void unboundedByRequests(Descriptor d, String kind, String why) {
+        if (d.load().requests() > 0) {
+            throw new SettingException("/load/requests", "the " + kind + " experiment " + why + "; remove requests");
+        }
+    }
+
     /** Refuses a request rate: "the KIND experiment WHY; remove rate". */
     public static void closedLoop(Descriptor d, String kind, String why) {
         if (d.load().rate() != null) {

@@ -135,6 +135,7 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
         }
         KindChecks.loadgenOnly(d, name(), "drives loadgen's look-ahead players");
         KindChecks.closedLoop(d, name(), "is paced by the frame clock");
+        KindChecks.unboundedByRequests(d, name(), "measures each stream count of its search for step_measure");
         plan(PluginSettings.of(d.settings()));
     }
 

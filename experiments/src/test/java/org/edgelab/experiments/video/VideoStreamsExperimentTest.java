@@ -1,6 +1,7 @@
 package org.edgelab.experiments.video;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -93,5 +94,22 @@ class VideoStreamsExperimentTest {
         assertThat(result.notes()).anySatisfy(n -> assertThat(n).startsWith("scaling: SCALED"));
         assertThat(result.directory().resolve("descriptor.yaml")).hasContent(d.sourceText());
         assertThat(result.directory().resolve("stores")).doesNotExist();
+    }
+    @Test
+    void aBoundOnTheNumberOfRequestsIsRefusedAsTheDescriptorLoads() {
+        // it was ignored: each step of the search runs for step_measure, whatever load.requests said
+        assertThatThrownBy(() -> DescriptorFixture.load(dir, "bounded-video.yaml", """
+                name: bounded-video
+                kind: video-streams
+                includes: [hardware/local]
+                servers:
+                  - {name: memory, engine: memory, settings: {capacity: 64MB}}
+                load:
+                  requests: 500
+                  workload: {kind: video}
+                matrix: [server]
+                """)).hasMessageContaining("bounded-video.yaml:")
+                .hasMessageContaining("the video-streams experiment measures each stream count of its search for step_measure;"
+                        + " remove requests");
     }
 }
