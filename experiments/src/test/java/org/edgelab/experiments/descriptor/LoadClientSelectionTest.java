@@ -3,7 +3,9 @@ package org.edgelab.experiments.descriptor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.descriptor.yaml.DescriptorException;
 import org.edgelab.experiments.descriptor.yaml.DescriptorFiles;
@@ -34,11 +36,14 @@ class LoadClientSelectionTest {
     @Test
     void loadgenIsTheDefaultAndAListOfClientsIsAMatrixDimension() throws IOException {
         assertThat(load(BASE).load().clients()).containsExactly(ClientChoice.LOADGEN);
+        // wrk's binary given as a stand-in that exists on every machine: a wrk the machine lacks would be left out
+        Path wrk = Files.writeString(dir.resolve("wrk"), "#!/bin/sh\nexit 0\n");
+        Files.setPosixFilePermissions(wrk, PosixFilePermissions.fromString("rwxr-xr-x"));
         Descriptor two = load(BASE + """
                 load:
-                  client: [loadgen, {kind: wrk, name: wrk-hits, settings: {x_cache: true}}]
+                  client: [loadgen, {kind: wrk, name: wrk-hits, settings: {x_cache: true, binary: %s}}]
                 matrix: [server, client]
-                """);
+                """.formatted(wrk));
         assertThat(two.load().clients()).extracting(ClientChoice::name).containsExactly("loadgen", "wrk-hits");
         assertThat(two.load().clients().get(1).settings()).containsEntry("x_cache", "true");
         assertThat(MatrixExpander.expand(two)).extracting(c -> c.id())
@@ -100,6 +105,9 @@ class LoadClientSelectionTest {
         assertThat(d.load().clients()).containsExactly(ClientChoice.LOADGEN);
         assertThat(d.notes()).singleElement().asString().contains("load client 'wrk2' skipped")
                 .contains("/nonexistent/wrk2 not found").contains("github.com/giltene/wrk2");
+        // whether the descriptor is valid does not depend on what this machine has: two clients need the dimension
+        assertThat(failure(BASE + "load:\n  client: [loadgen, {kind: wrk, settings: {binary: /nonexistent/wrk}}]\nmatrix: [server]\n")
+                .getMessage()).contains("'client' is not in matrix");
         DescriptorException alone = failure(BASE + "load:\n  client: {kind: wrk, settings: {binary: /nonexistent/wrk}}\n");
         assertThat(alone.getMessage()).contains("no load client can run here").contains("apt-get install wrk");
     }

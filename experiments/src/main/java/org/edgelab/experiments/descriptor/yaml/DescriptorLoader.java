@@ -451,7 +451,12 @@ public final class DescriptorLoader {
             LoadProfile load = load(spec.load(), source, notes);
             validateLoad(spec.servers(), servers, load);
             Hardware hardware = hardware(spec.hardware());
-            List<String> matrix = matrix(spec.matrix(), servers, load);
+            // the counts the descriptor declares, not those left once what this machine lacks was skipped: whether a
+            // descriptor is valid must not depend on which peers and load clients are installed
+            int declaredServers = spec.servers() == null ? servers.size() : spec.servers().size();
+            int declaredClients = spec.load() == null || spec.load().client() == null || spec.load().client().isEmpty()
+                    ? load.clients().size() : spec.load().client().size();
+            List<String> matrix = matrix(spec.matrix(), declaredServers, declaredClients, load);
             Descriptor descriptor = new Descriptor(name, experiment.name(), settings, spec.description() == null ? "" : spec.description(),
                     source.name(), source.text(), quick, spec.seed() == null ? 42 : spec.seed(), repetitions, target, servers,
                     notes, load, hardware, matrix);
@@ -843,14 +848,14 @@ public final class DescriptorLoader {
             return new Power(plugin.name(), settings);
         }
 
-        private List<String> matrix(List<String> spec, List<ServerBuild> servers, LoadProfile load) {
+        private List<String> matrix(List<String> spec, int servers, int clients, LoadProfile load) {
             Map<String, Integer> counts = new LinkedHashMap<>();
-            counts.put("server", servers.size());
+            counts.put("server", servers);
             counts.put("object_size", load.objectSizes().size());
             counts.put("connections", load.connections().size());
             counts.put("range_size", load.rangeSizes().size());
             counts.put("link", load.links().size());
-            counts.put("client", load.clients().size());
+            counts.put("client", clients);
             Map<String, String> pointers = Map.of("server", "/servers", "object_size", "/load/workload/object_sizes",
                     "connections", "/load/connections", "range_size", "/load/workload/range_sizes", "link", "/load/links",
                     "client", "/load/client");
