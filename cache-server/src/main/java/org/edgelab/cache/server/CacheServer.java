@@ -40,6 +40,9 @@ public final class CacheServer implements AutoCloseable {
      */
     static final Duration LOOP_DELAY_PERIOD = Duration.ofMillis(10);
 
+    /** The {@code /stats} gauge of this JVM's total JIT compile time in milliseconds (-1 where the JVM does not time it). */
+    public static final String JIT_GAUGE = "jit_compile_ms_total";
+
     private final EventLoopGroup group;
     private final Channel listener;
     private final Channel admin;
@@ -85,6 +88,10 @@ public final class CacheServer implements AutoCloseable {
             stats.gauge("store_executor_waited_in_line_total", () -> executor.totals()[1]);
             stats.gauge("loop_turns_total", () -> sum(sc, 0));
             stats.gauge("loop_turns_with_bodies_left_total", () -> sum(sc, 1));
+            // This JVM's JIT compile time so far: a run that compiled while it was measured measured a JVM still warming
+            // up, which the runner reports per repetition (server_jit_ms). -1 where the JVM does not time its compiler.
+            java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            stats.gauge(JIT_GAUGE, jit != null && jit.isCompilationTimeMonitoringSupported() ? jit::getTotalCompilationTime : () -> -1);
             Channel listener = transport.serverBootstrap(group)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
                     .childHandler(new CacheServerInitializer(sc))

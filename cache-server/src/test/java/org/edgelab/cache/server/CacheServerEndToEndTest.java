@@ -229,6 +229,8 @@ class CacheServerEndToEndTest {
         assertThat(json.get("bytes_from_cache").asLong()).isGreaterThanOrEqualTo(1000);
         assertThat(json.get("store_usage").get("object_count").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(json.get("by_status_class").get("2xx").asLong()).isGreaterThanOrEqualTo(2);
+        // HotSpot times its compilers, and this JVM has compiled the code that served the requests
+        assertThat(json.get("gauges").get(CacheServer.JIT_GAUGE).asLong()).as("JIT compile ms so far").isPositive();
 
         HttpResponse<String> metrics = c.send(HttpRequest.newBuilder(base.resolve("/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -1,5 +1,6 @@
 package org.edgelab.experiments.runner;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
+import org.edgelab.cache.server.CacheServer;
 import org.edgelab.experiments.client.ClientResult;
 import org.edgelab.experiments.client.ClientRun;
 import org.edgelab.experiments.client.LoadClient;
@@ -109,6 +111,10 @@ public final class ExperimentRunner {
                         + " the maximum, settle_spread the spread of its last windows (cells[].settle: every window's req/s)"
                         : "; settle_s is how long it ran"));
         methods.put("cpu", Manifest.CPU_NOTE);
+        methods.put("jit", "server_jit_ms: the JIT compile time of EdgeLab's cache JVM over the measured run, from its /stats"
+                + " gauge " + CacheServer.JIT_GAUGE + " (HotSpot's CompilationMXBean) read before and after it; well above 0, the"
+                + " run measured a JVM still warming up. Embedded: the runner's own JVM, loadgen's compiling included. Empty"
+                + " for the peers and the no-cache origin");
         methods.put("power", power.method());
         methods.put("latency", "ttfb/ttlb percentiles from the load client's histograms (clients: how each measures),"
                 + " nanoseconds from each request's intended start, written in ms");
@@ -239,6 +245,7 @@ public final class ExperimentRunner {
         ClientRun measured = clientRun(target, link, cell, workload, load.duration(), load.requests(), seed, "r" + rep,
                 IntervalListener.both(progress::interval, series.phase(rep, "measured").listener()));
         ServerCounters before = link.onServer(() -> SettledCounters.read(target));
+        long jitBefore = link.onServer(() -> jitMillis(target));
         CpuSample cpuBefore = target.cpu();
         CellResources.Sample resourcesBefore = resources.sample(target);
         PowerMeter.Window window = power.start();
@@ -248,6 +255,7 @@ public final class ExperimentRunner {
         ClientResult result = link.onClient(() -> client.run(measured));
         Map<String, String> linkColumns = link.columns(result);
         ServerCounters after = link.onServer(() -> SettledCounters.read(target));
+        long jitAfter = link.onServer(() -> jitMillis(target));
         CpuSample cpuAfter = target.cpu();
         CellResources.Sample resourcesAfter = resources.sample(target);
         String hlog = "hlog/" + cell.fileName() + "-r" + rep + ".hlog";
@@ -258,6 +266,7 @@ public final class ExperimentRunner {
         ResultRow row = row(kind, cell, rep, result, before, after, cpuBefore, cpuAfter, window, hlog, hlogTtfb);
         boolean origin = before.bytesFromOrigin() >= 0 && after.bytesFromOrigin() >= 0;
         Map<String, String> values = new LinkedHashMap<>(row.values());
+        values.put("server_jit_ms", jitBefore < 0 || jitAfter < 0 ? "" : String.valueOf(jitAfter - jitBefore));
         values.putAll(settleColumns);
         values.putAll(linkColumns);
         values.putAll(resources.columns(resourcesBefore, resourcesAfter, result.bytes(),
@@ -427,6 +436,15 @@ public final class ExperimentRunner {
         int activeDisks = kind.usesDisk(server) ? Math.max(1, descriptor.hardware().disks().size()) : 0;
         double busyCores = Math.min(descriptor.hardware().cores(), serverCpuSeconds / seconds);
         return new PowerMeter.Utilisation(seconds, busyCores, activeDisks);
+    }
+
+    /**
+     * The JIT compile time of EdgeLab's cache JVM so far, in milliseconds, from its {@code /stats}; -1 for a server that
+     * is not EdgeLab's cache or a JVM that does not time its compilers.
+     */
+    private static long jitMillis(RunningTarget target) throws IOException {
+        return target.cacheStats().map(stats -> stats.path("gauges").path(CacheServer.JIT_GAUGE))
+                .filter(JsonNode::isIntegralNumber).map(JsonNode::asLong).orElse(-1L);
     }
 
     private static String delta(long before, long after) {

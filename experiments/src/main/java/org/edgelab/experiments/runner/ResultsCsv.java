@@ -52,7 +52,7 @@ public final class ResultsCsv {
             "errors_closed", "errors_integrity", "errors_read", "errors_write", "errors_status",
             "target_hit_ratio", "hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests", "server_hits", "server_misses",
             "server_requests", "server_bytes_to_clients", "server_bytes_from_origin",
-            "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_method", "cpu_s_per_gb",
+            "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_method", "cpu_s_per_gb", "server_jit_ms",
             "power_w", "power_source", "req_per_s_per_watt", "gbps_per_watt",
             "settle_s", "settle_max_reached", "settle_spread",
             "memory_bound", "memory_limit_bytes", "device_read_bytes", "device_write_bytes", "read_syscalls", "write_syscalls",

@@ -253,9 +253,13 @@ class ProcessTargetTest {
         assertThat(lmdb.number("server_hits") + lmdb.number("server_misses")).isGreaterThanOrEqualTo(lmdb.number("requests"));
         assertThat(lmdb.number("server_hits") / lmdb.number("server_requests"))
                 .isCloseTo(lmdb.number("hit_ratio_requests"), Offset.offset(0.1));
+        // the cache JVM's compile time over the measured run, read from its /stats: a fresh JVM is still compiling
+        assertThat(lmdb.get("server_jit_ms")).isNotEmpty();
+        assertThat(lmdb.number("server_jit_ms")).isGreaterThanOrEqualTo(0);
         ResultRow direct = result.rows().get(1);
         assertThat(direct.get("cpu_method")).startsWith("process: origin JVM");
         assertThat(direct.get("server_hits")).isEmpty();
+        assertThat(direct.get("server_jit_ms")).as("no cache JVM to read").isEmpty();
         try (var logs = Files.walk(result.directory().resolve("targets"))) {
             assertThat(logs.map(p -> p.getFileName().toString())).contains("cache.log", "origin.log");
         }
