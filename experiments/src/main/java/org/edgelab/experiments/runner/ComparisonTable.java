@@ -35,6 +35,9 @@ public final class ComparisonTable {
     /** The column of the settle's length, shown when some row settled. */
     private static final String[] SETTLE = {"settle s", "settle_s", "%.1f", "1"};
 
+    /** The column of the cache JVM's JIT compile time in the measured run, shown when some row has it. */
+    private static final String[] JIT = {"jit ms", "server_jit_ms", "%.0f", "1"};
+
     /** What marks a cell some of whose repetitions were measured after a settle that reached its maximum unsteady. */
     static final String NOT_STEADY = "!";
 
@@ -49,8 +52,10 @@ public final class ComparisonTable {
             byCell.computeIfAbsent(row.get("cell"), k -> new ArrayList<>()).add(row);
         }
         List<String[]> columns = new ArrayList<>(Arrays.asList(COLUMNS));
-        if (rows.stream().anyMatch(r -> !Double.isNaN(r.number(SETTLE[1])))) {
-            columns.add(SETTLE);
+        for (String[] optional : List.of(SETTLE, JIT)) {
+            if (rows.stream().anyMatch(r -> !Double.isNaN(r.number(optional[1])))) {
+                columns.add(optional);
+            }
         }
         int width = Math.max(4, byCell.keySet().stream().mapToInt(String::length).max().orElse(4) + 2);
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s", "cell"));

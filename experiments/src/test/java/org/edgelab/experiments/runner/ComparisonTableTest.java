@@ -47,4 +47,18 @@ class ComparisonTableTest {
         ComparisonTable.print(List.of(wrk), new PrintWriter(text));
         assertThat(text.toString().lines().toList().get(1)).startsWith("client=wrk").containsPattern("\\s7\\s");
     }
+    @Test
+    void theCacheJvmsCompileTimeShowsWhereARowHasIt() {
+        ResultRow warming = new ResultRow(Map.of("cell", "server=memory", "req_per_s", "200", "server_jit_ms", "1250"));
+        ResultRow peer = new ResultRow(Map.of("cell", "server=varnish", "req_per_s", "210", "server_jit_ms", ""));
+        StringWriter text = new StringWriter();
+        ComparisonTable.print(List.of(warming, peer), new PrintWriter(text));
+        List<String> lines = text.toString().lines().toList();
+        assertThat(lines.get(0)).endsWith("jit ms");
+        assertThat(lines.get(1)).endsWith(" 1250");
+        assertThat(lines.get(2)).endsWith(" -");
+        StringWriter without = new StringWriter();
+        ComparisonTable.print(List.of(rep("server=a", "300", "0")), new PrintWriter(without));
+        assertThat(without.toString()).doesNotContain("jit ms");
+    }
 }
