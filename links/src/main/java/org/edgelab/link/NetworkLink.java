@@ -27,7 +27,7 @@ public interface NetworkLink extends AutoCloseable {
     /** True when the load must shape and delay its own connections (the user-space link); false when the kernel does. */
     boolean shapedByLoad();
 
-    /** Bytes and drops counted by the link's shapers since it opened ({@link LinkCounters#ZERO} when the load shapes). */
+    /** Bytes and drops the link counted since it opened: its shapers', its devices' where a direction is unshaped ({@link LinkCounters#ZERO} when the load shapes). */
     LinkCounters counters();
 
     /**

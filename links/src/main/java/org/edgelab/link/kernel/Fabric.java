@@ -171,16 +171,18 @@ public final class Fabric implements AutoCloseable {
         }
     }
 
-    /** Counters of the shaper on node {@code name}'s outbound link (zero when it is unshaped). */
+    /** What node {@code name}'s outbound link sent: its shaper's counters, or its device's where it is unshaped. */
     QdiscCounters egress(String name) {
         NodeSpec spec = spec(name);
-        return spec.egressBitsPerSecond() == 0 ? QdiscCounters.ZERO : QdiscCounters.read(node(name).namespace(), NODE_DEVICE);
+        String namespace = node(name).namespace();
+        return spec.egressBitsPerSecond() == 0 ? QdiscCounters.readDevice(namespace, NODE_DEVICE) : QdiscCounters.read(namespace, NODE_DEVICE);
     }
 
-    /** Counters of the shaper on node {@code name}'s inbound link (zero when it is unshaped). */
+    /** What node {@code name}'s inbound link sent it: its shaper's counters, or its hub device's where it is unshaped. */
     QdiscCounters ingress(String name) {
         NodeSpec spec = spec(name);
-        return spec.ingressBitsPerSecond() == 0 ? QdiscCounters.ZERO : QdiscCounters.read(hub.namespace(), hubDevice(index(name)));
+        String device = hubDevice(index(name));
+        return spec.ingressBitsPerSecond() == 0 ? QdiscCounters.readDevice(hub.namespace(), device) : QdiscCounters.read(hub.namespace(), device);
     }
 
     /** The delay line's counters (packets in and out, drops). */

@@ -106,4 +106,40 @@ class KernelLinkTest {
             assertThat(bps).isGreaterThan(rate * 0.5);
         }
     }
+    @Test
+    void aLinkWithADelayAndNoBandwidthCountsWhatItCarries() throws Exception {
+        // no tbf on either side: the counters come from the veth devices (they read 0 before, and the runner refused
+        // every cell of such a link as traffic that did not cross it)
+        try (KernelLink link = KernelLink.open(new LinkShape(0, Duration.ofMillis(5)))) {
+            ServerSocket listener = link.server().call(() -> {
+                ServerSocket s = new ServerSocket();
+                s.bind(new InetSocketAddress(link.server().address(), 0), 1);
+                return s;
+            });
+            int bytes = 4 << 20;
+            link.server().call(() -> {
+                Thread t = new Thread(() -> {
+                    try (listener; Socket c = listener.accept(); OutputStream out = c.getOutputStream()) {
+                        out.write(new byte[bytes]);
+                    } catch (Exception e) {
+                        // the test fails on what the client read
+                    }
+                });
+                t.setDaemon(true);
+                t.start();
+                return null;
+            });
+            LinkCounters before = link.counters();
+            long read = link.client().call(() -> {
+                try (Socket s = new Socket()) {
+                    s.connect(new InetSocketAddress(link.server().address(), listener.getLocalPort()));
+                    return s.getInputStream().transferTo(OutputStream.nullOutputStream());
+                }
+            });
+            LinkCounters carried = link.counters().minus(before);
+            assertThat(read).isEqualTo(bytes);
+            assertThat(carried.bytesDown()).as("bytes the server side sent, headers included").isGreaterThanOrEqualTo(bytes);
+            assertThat(carried.bytesUp()).as("the client's acknowledgements").isPositive();
+        }
+    }
 }
