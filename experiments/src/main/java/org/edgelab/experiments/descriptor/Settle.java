@@ -1,21 +1,27 @@
 package org.edgelab.experiments.descriptor;
 
 import java.time.Duration;
-import java.util.Locale;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import org.edgelab.units.Durations;
 
 /**
  * How the measured load runs unrecorded before each repetition is measured ({@code load.settle}): not at all, for a
  * fixed time, or until req/s is steady ({@code auto}): the spread of req/s over the last {@code windows} consecutive
- * 1 s windows, (max - min) / mean, is at most {@code tolerance} (or they differ by one request at most), or
- * {@code length} has passed. Immutable and thread-safe.
+ * 1 s windows, (max - min) / mean, is at most {@code tolerance} (or they differ by one request at most) and, for a
+ * server that reports its JIT compile time (EdgeLab's cache JVM), its compilers spent at most {@code jitMsPerSecond}
+ * over those windows, or {@code length} has passed. A JVM whose req/s looks steady may still be compiling its hot path
+ * for tens of seconds (docs/BENCHMARKS.md, 2026-12-06), so by default an {@code auto} settle waits for both.
+ * Immutable and thread-safe.
  *
  * @param auto      whether it runs until steady; false: for {@code length}
  * @param length    the fixed length, or for {@code auto} the longest it may run (zero: no settle)
  * @param tolerance {@code auto}: the largest spread of req/s that counts as steady (0.05 for 5 %)
  * @param windows   {@code auto}: how many consecutive windows the spread is taken over (at least 2)
+ * @param jitMsPerSecond {@code auto}: the most JIT compile time per second, over the same windows, that counts as a
+ *                  warm JVM; 0: the JIT is not watched
  */
-public record Settle(boolean auto, Duration length, double tolerance, int windows) {
+public record Settle(boolean auto, Duration length, double tolerance, int windows, double jitMsPerSecond) {
 
     /** The length of one window of a steady-state settle: loadgen's report interval. */
     public static final Duration WINDOW = Duration.ofSeconds(1);
@@ -25,9 +31,15 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
     public static final double DEFAULT_TOLERANCE = 0.05;
     /** The consecutive windows a steady-state settle compares by default. */
     public static final int DEFAULT_WINDOWS = 3;
+    /**
+     * The JIT compile time per second a steady-state settle accepts by default: 50 ms/s, 5 % of one core. A fresh cache
+     * JVM under load compiles 400-1,000 ms/s in its first 15 s and falls below 50 ms/s after 30 s (100 KB objects) to
+     * 55 s (10 MB) on the 2-core reference machine; a warm one compiles a few ms/s.
+     */
+    public static final double DEFAULT_JIT_MS_PER_SECOND = 50;
 
     /** No settle: each repetition is measured from its first request. */
-    public static final Settle NONE = new Settle(false, Duration.ZERO, 0, 0);
+    public static final Settle NONE = new Settle(false, Duration.ZERO, 0, 0, 0);
 
     public Settle {
         if (length == null || length.isNegative()) {
@@ -37,16 +49,30 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
             throw new IllegalArgumentException("a steady-state settle needs at least 2 windows, a tolerance between 0 and 1"
                     + " and a maximum of at least its windows, got " + windows + " windows, tolerance " + tolerance + ", max " + length);
         }
+        if (!(jitMsPerSecond >= 0) || Double.isInfinite(jitMsPerSecond) || (!auto && jitMsPerSecond != 0)) {
+            throw new IllegalArgumentException("a settle's JIT bound is a finite number of ms per second, at least 0, and"
+                    + " only a steady-state settle has one; got " + jitMsPerSecond);
+        }
     }
 
     /** A settle of {@code length} (zero: none). */
     public static Settle fixed(Duration length) {
-        return length.isZero() ? NONE : new Settle(false, length, 0, 0);
+        return length.isZero() ? NONE : new Settle(false, length, 0, 0, 0);
     }
 
-    /** A steady-state settle with these bounds. */
+    /** A steady-state settle with these bounds, waiting for the JIT as {@link #DEFAULT_JIT_MS_PER_SECOND} says. */
     public static Settle steady(Duration max, double tolerance, int windows) {
-        return new Settle(true, max, tolerance, windows);
+        return steady(max, tolerance, windows, DEFAULT_JIT_MS_PER_SECOND);
+    }
+
+    /** A steady-state settle with these bounds; {@code jitMsPerSecond} 0: the JIT is not watched. */
+    public static Settle steady(Duration max, double tolerance, int windows, double jitMsPerSecond) {
+        return new Settle(true, max, tolerance, windows, jitMsPerSecond);
+    }
+
+    /** Whether this settle waits for a server's JIT to go quiet (where the server reports its JIT). */
+    public boolean watchesJit() {
+        return auto && jitMsPerSecond > 0;
     }
 
     /** Whether the measured load runs unrecorded at all. */
@@ -63,8 +89,13 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
             return Durations.format(length) + " of the same load unrecorded";
         }
         return "the same load unrecorded until its req/s is steady (a spread, max - min over mean, of at most "
-                + String.format(Locale.ROOT, "%.3g", tolerance * 100).replaceAll("\\.?0+$", "") + " % over " + windows
-                + " consecutive " + Durations.format(WINDOW) + " windows, or one request per window), at most "
-                + Durations.format(length);
+                + number(tolerance * 100) + " % over " + windows
+                + " consecutive " + Durations.format(WINDOW) + " windows, or one request per window"
+                + (watchesJit() ? "; for a server that reports its JIT compile time, also at most " + number(jitMsPerSecond)
+                + " ms of compiling per second over those windows" : "") + "), at most " + Durations.format(length);
+    }
+
+    private static String number(double value) {
+        return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 }

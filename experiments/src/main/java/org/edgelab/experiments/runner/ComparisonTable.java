@@ -43,7 +43,7 @@ public final class ComparisonTable {
 
     /**
      * Prints {@code rows} grouped by cell, in the order cells first appear; a cell some repetition of which settled
-     * to its maximum without a steady req/s ({@code settle_max_reached}) is marked {@value #NOT_STEADY}, with a line
+     * to its maximum without a steady req/s or a quiet JIT ({@code settle_max_reached}) is marked {@value #NOT_STEADY}, with a line
      * under the table saying so.
      */
     public static void print(List<ResultRow> rows, PrintWriter out) {
@@ -77,7 +77,8 @@ public final class ComparisonTable {
         }
         if (unsteady > 0) {
             out.println(NOT_STEADY + " " + unsteady + (unsteady == 1 ? " cell" : " cells") + " measured after a settle that reached its"
-                    + " maximum before req/s was steady (results.csv: settle_max_reached, settle_spread): not steady-state figures");
+                    + " maximum before req/s was steady and a cache JVM's JIT quiet (results.csv: settle_max_reached, settle_spread,"
+                    + " settle_jit_ms_per_s): not steady-state figures");
         }
         out.flush();
     }

@@ -107,8 +107,10 @@ public final class ExperimentRunner {
                 ? "each repetition is measured from its first request, right after the cache warm-up"
                 : "each repetition is measured after " + settle.describe() + " (load.settle), right after the cache warm-up"
                         + (settle.auto() ? "; loadgen sends it whatever the cell's client, each window its own count of"
-                        + " completions; settle_s is how long it ran, settle_max_reached true when req/s was not steady by"
-                        + " the maximum, settle_spread the spread of its last windows (cells[].settle: every window's req/s)"
+                        + " completions; settle_s is how long it ran, settle_max_reached true when req/s was not steady (or a JVM"
+                        + " still compiling) by"
+                        + " the maximum, settle_spread the spread of its last windows, settle_jit_ms_per_s the cache JVM's JIT"
+                        + " compile time per second over them (cells[].settle: every window's req/s)"
                         : "; settle_s is how long it ran"));
         methods.put("cpu", Manifest.CPU_NOTE);
         methods.put("jit", "server_jit_ms: the JIT compile time of EdgeLab's cache JVM over the measured run, from its /stats"
@@ -288,6 +290,7 @@ public final class ExperimentRunner {
         columns.put("settle_s", "");
         columns.put("settle_max_reached", "");
         columns.put("settle_spread", "");
+        columns.put("settle_jit_ms_per_s", "");
         if (settle.isNone()) {
             return columns;
         }
@@ -302,26 +305,37 @@ public final class ExperimentRunner {
             entry.put("seconds", result.seconds());
         } else {
             StopSignal stop = new StopSignal();
-            SteadyRate watch = new SteadyRate(settle, stop, progress::interval);
-            LoadResult result = link.onClient(() -> LoadRunner.run(LoadgenClient.config(run).stopSignal(stop).onInterval(watch).build()));
+            long jitAtStart = settle.watchesJit() ? link.onServer(() -> jitMillis(target)) : -1;
+            SteadyRate watch = new SteadyRate(settle, stop, progress::interval, jitAtStart >= 0);
+            LoadResult result;
+            try (JitPoller poller = watch.watchingJit() ? new JitPoller(() -> link.onServer(() -> jitMillis(target)), watch) : null) {
+                result = link.onClient(() -> LoadRunner.run(LoadgenClient.config(run).stopSignal(stop).onInterval(watch).build()));
+            }
             double seconds = result.elapsedSeconds();
             // not steady: it ran to its maximum, unless the workload ran out of requests first
             boolean maxReached = !watch.steady() && seconds >= settle.length().toNanos() / 1e9 - 0.5;
+            double spread = watch.spread();
+            double jit = watch.jitMsPerSecond();
             columns.put("settle_s", num(seconds));
             columns.put("settle_max_reached", String.valueOf(maxReached));
-            columns.put("settle_spread", num(watch.spread()));
+            columns.put("settle_spread", num(spread));
+            columns.put("settle_jit_ms_per_s", Double.isNaN(jit) ? "" : num(jit));
             entry.put("seconds", seconds);
             entry.put("steady", watch.steady());
             entry.put("max_reached", maxReached);
-            entry.put("spread", Double.isNaN(watch.spread()) || Double.isInfinite(watch.spread()) ? null : watch.spread());
+            entry.put("spread", Double.isNaN(spread) || Double.isInfinite(spread) ? null : spread);
+            entry.put("jit_ms_per_s", Double.isNaN(jit) ? null : jit);
             entry.put("windows_req_per_s", watch.windows().stream().map(r -> Math.round(r * 10) / 10.0).toList());
             if (maxReached) {
-                double spread = watch.spread();
-                progress.note(cell.id() + " r" + rep + ": req/s was not steady after the settle's maximum of "
-                        + Durations.format(settle.length()) + " (" + (Double.isFinite(spread) ? "spread " + num(spread)
+                boolean rateSteady = Double.isFinite(spread) && spread <= settle.tolerance();
+                String why = rateSteady && watch.watchingJit()
+                        ? "the cache JVM was still compiling (" + (Double.isNaN(jit) ? "no JIT readings far enough apart"
+                        : num(jit) + " ms of JIT per second, bound " + num(settle.jitMsPerSecond())) + ")"
+                        : "req/s was not steady (" + (Double.isFinite(spread) ? "spread " + num(spread)
                         : Double.isNaN(spread) ? "fewer windows than it compares" : "a window without a completed request")
-                        + " in the last " + settle.windows() + " windows);"
-                        + " measuring anyway");
+                        + " in the last " + settle.windows() + " windows)";
+                progress.note(cell.id() + " r" + rep + ": after the settle's maximum of " + Durations.format(settle.length())
+                        + " " + why + "; measuring anyway");
             }
         }
         settles.add(entry);

@@ -33,7 +33,7 @@ public final class ResultsCsv {
     /**
      * The columns, in order. Units are in the column names ({@code _s}, {@code _ms}, {@code _bps} = bits/s);
      * {@code client} is the load client's name, {@code cpu_s_loadgen} that client's own CPU; {@code settle_s},
-     * {@code settle_max_reached} and {@code settle_spread} say how the unrecorded settle before the repetition went
+     * {@code settle_max_reached}, {@code settle_spread} and {@code settle_jit_ms_per_s} say how the unrecorded settle before the repetition went
      * (the manifest's {@code methods.measurement}); the memory and I/O columns
      * ({@code memory_bound} to {@code diskstats_write_bytes}) are described in the manifest's {@code methods.io}.
      */
@@ -54,7 +54,7 @@ public final class ResultsCsv {
             "server_requests", "server_bytes_to_clients", "server_bytes_from_origin",
             "cpu_s_server", "cpu_s_loadgen", "cpu_s_jvm_total", "cpu_method", "cpu_s_per_gb", "server_jit_ms",
             "power_w", "power_source", "req_per_s_per_watt", "gbps_per_watt",
-            "settle_s", "settle_max_reached", "settle_spread",
+            "settle_s", "settle_max_reached", "settle_spread", "settle_jit_ms_per_s",
             "memory_bound", "memory_limit_bytes", "device_read_bytes", "device_write_bytes", "read_syscalls", "write_syscalls",
             "read_amplification", "write_amplification", "rss_peak_bytes", "cgroup_memory_peak_bytes", "page_cache_start_bytes",
             "diskstats_read_bytes", "diskstats_write_bytes",

@@ -1,6 +1,7 @@
 package org.edgelab.experiments.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,13 +50,15 @@ class SettleAutoRunTest {
                   duration: 60s
                   requests: 400
                   rate: 200
-                  settle: {auto: true, max: 30s, tolerance: 10%}
+                  # jit: off, as this test is about req/s alone (the embedded target's JVM is the test JVM)
+                  settle: {auto: true, max: 30s, tolerance: 10%, jit: off}
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
                 """);
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("settle_max_reached")).isEqualTo("false");
         assertThat(row.number("settle_spread")).isBetween(0.0, 0.10);
+        assertThat(row.get("settle_jit_ms_per_s")).as("the JIT is not watched").isEmpty();
         JsonNode entry = settleEntry(result);
         assertThat(entry.get("steady").asBoolean()).isTrue();
         assertThat(entry.get("max_reached").asBoolean()).isFalse();
@@ -106,7 +109,11 @@ class SettleAutoRunTest {
         assertThat(row.get("settle_max_reached")).isEqualTo("true");
         assertThat(row.number("settle_s")).isBetween(4.9, 7.0);
         assertThat(row.number("settle_spread")).isGreaterThan(0.05);
+        // the cache JVM's JIT was read all along (by default a steady-state settle also waits for it to go quiet):
+        // a fresh JVM under load compiles, so its rate over the last windows is a positive figure
+        assertThat(row.number("settle_jit_ms_per_s")).isPositive();
         JsonNode entry = settleEntry(result);
+        assertThat(entry.get("jit_ms_per_s").asDouble()).isEqualTo(row.number("settle_jit_ms_per_s"), offset(0.01));
         assertThat(entry.get("steady").asBoolean()).isFalse();
         List<Double> windows = new ArrayList<>();
         entry.get("windows_req_per_s").forEach(w -> windows.add(w.asDouble()));
@@ -116,6 +123,6 @@ class SettleAutoRunTest {
         StringWriter table = new StringWriter();
         ComparisonTable.print(result.rows(), new PrintWriter(table));
         assertThat(table.toString()).contains(row.get("cell") + " " + ComparisonTable.NOT_STEADY)
-                .contains("1 cell measured after a settle that reached its maximum before req/s was steady");
+                .contains("1 cell measured after a settle that reached its maximum before req/s was steady and a cache JVM's JIT quiet");
     }
 }

@@ -1,6 +1,7 @@
 package org.edgelab.experiments.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.time.Duration;
 import java.util.List;
@@ -66,5 +67,61 @@ class SteadyRateTest {
         watch.interval(7, 1.0);
         watch.interval(8, 1.0);
         assertThat(told[0]).isEqualTo(15);
+    }
+
+    @Test
+    void whileTheServersJitCompilesSteadyReqPerSecondIsNotSteadyYet() {
+        StopSignal stop = new StopSignal();
+        SteadyRate watch = new SteadyRate(AUTO, stop, null, true);
+        assertThat(watch.watchingJit()).isTrue();
+        long s = 1_000_000_000L;
+        long t = 5 * s;
+        // req/s steady from the first window, but the JVM compiles 400 ms every second
+        watch.jitReading(t - 3 * s, 1_000);
+        for (int i = 0; i < 5; i++) {
+            watch.jitReading(t + i * s, 1_000 + 400L * (i + 3));
+            watch.interval(1000, 1.0);
+            assertThat(stop.stopped()).as("window %d: 400 ms/s of JIT", i + 1).isFalse();
+        }
+        assertThat(watch.jitMsPerSecond()).isEqualTo(400.0);
+        // the compiler goes quiet: 20 ms over the next 3 s, then nothing
+        long total = 1_000 + 400L * 7;
+        watch.jitReading(t + 5 * s, total + 10);
+        watch.jitReading(t + 6 * s, total + 20);
+        watch.interval(1000, 1.0);
+        assertThat(stop.stopped()).as("the 3 s to the newest reading still hold a second at 400 ms/s").isFalse();
+        watch.jitReading(t + 7 * s, total + 20);
+        watch.interval(1000, 1.0);
+        assertThat(stop.stopped()).as("20 ms over the last 3 s").isTrue();
+        assertThat(watch.jitMsPerSecond()).isCloseTo(20 / 3.0, offset(1e-9));
+    }
+
+    @Test
+    void withoutJitReadingsSpanningTheWindowsAWatchedJitIsNeverQuiet() {
+        StopSignal stop = new StopSignal();
+        SteadyRate watch = new SteadyRate(AUTO, stop, null, true);
+        watch.jitReading(0, 5);
+        watch.jitReading(2_000_000_000L, 5);
+        for (int i = 0; i < 4; i++) {
+            watch.interval(1000, 1.0);
+        }
+        assertThat(stop.stopped()).as("2 s of readings for 3 windows").isFalse();
+        assertThat(watch.jitMsPerSecond()).isNaN();
+    }
+
+    @Test
+    void aSettleWithoutAJitBoundOrAServerWithoutAJitIsWatchedByReqPerSecondAlone() {
+        SteadyRate off = new SteadyRate(Settle.steady(Duration.ofSeconds(30), 0.05, 3, 0), new StopSignal(), null, true);
+        SteadyRate noJit = new SteadyRate(AUTO, new StopSignal(), null, false);
+        for (SteadyRate watch : List.of(off, noJit)) {
+            assertThat(watch.watchingJit()).isFalse();
+            watch.jitReading(0, 0);
+            watch.jitReading(5_000_000_000L, 5_000);
+            for (int i = 0; i < 3; i++) {
+                watch.interval(1000, 1.0);
+            }
+            assertThat(watch.steady()).isTrue();
+            assertThat(watch.jitMsPerSecond()).isNaN();
+        }
     }
 }

@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.edgelab.experiments.client.ClientChoice;
 import org.edgelab.experiments.client.ClientLoad;
 import org.edgelab.experiments.client.LoadClient;
@@ -676,8 +678,9 @@ public final class DescriptorLoader {
             }
             Map<String, String> fields = spec.fields();
             for (String key : fields.keySet()) {
-                if (!List.of("auto", "max", "tolerance", "windows").contains(key)) {
-                    throw at.error(pointer + "/" + key, "unknown field '" + key + "' of a settle; known fields here: auto, max, tolerance, windows");
+                if (!List.of("auto", "max", "tolerance", "windows", "jit").contains(key)) {
+                    throw at.error(pointer + "/" + key, "unknown field '" + key + "' of a settle; known fields here: auto, max, tolerance,"
+                            + " windows, jit");
                 }
             }
             if (!"true".equalsIgnoreCase(fields.get("auto"))) {
@@ -712,7 +715,24 @@ public final class DescriptorLoader {
                         + " is shorter than the " + windows + " windows of " + Durations.format(Settle.WINDOW)
                         + " the settle compares; give at least " + Durations.format(least));
             }
-            return Settle.steady(max, tolerance, windows);
+            double jit = Settle.DEFAULT_JIT_MS_PER_SECOND;
+            if (fields.containsKey("jit")) {
+                jit = jitBound(fields.get("jit"), pointer + "/jit");
+            }
+            return Settle.steady(max, tolerance, windows, jit);
+        }
+
+        /** A settle's JIT bound, written {@code 50ms/s} (JIT compile time per second) or {@code off}; 0 for off. */
+        private double jitBound(String text, String pointer) {
+            if (text.equalsIgnoreCase("off") || text.equalsIgnoreCase("false")) {
+                return 0;
+            }
+            Matcher m = Pattern.compile("(\\d{1,6}(?:\\.\\d+)?)\\s*ms/s").matcher(text);
+            if (!m.matches() || !(Double.parseDouble(m.group(1)) > 0)) {
+                throw at.error(pointer, "jit is the most JIT compile time per second, over the settle's windows, that counts as a"
+                        + " warm JVM, such as 50ms/s, or off; got '" + text + "'");
+            }
+            return Double.parseDouble(m.group(1));
         }
 
         /** A fraction written as {@code 0.05} or {@code 5%}, more than 0 and less than 1. */

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * {@code load.settle} as written: a duration ({@code 10s}), {@code auto} (until req/s is steady, with the default
  * bounds), or the steady-state settle with its bounds as a mapping ({@code {auto: true, max: 30s, tolerance: 5%,
- * windows: 3}}). Bound as text; {@link DescriptorLoader} checks the values, pointing at the line of each.
+ * windows: 3, jit: 50ms/s}}). Bound as text; {@link DescriptorLoader} checks the values, pointing at the line of each.
  * Immutable and thread-safe.
  *
  * @param text   the scalar as written, or null for a mapping
@@ -20,8 +20,8 @@ public record SettleValue(String text, Map<String, String> fields) {
     /** The scalar that asks for a steady-state settle with the default bounds. */
     static final String AUTO = "auto";
     /** What a settle may be, for error messages. */
-    static final String EXPECTED = "a duration such as 10s, auto (run until req/s is steady), or {auto: true, max: 30s,"
-            + " tolerance: 5%, windows: 3}";
+    static final String EXPECTED = "a duration such as 10s, auto (run until req/s is steady and a JVM's JIT is quiet), or"
+            + " {auto: true, max: 30s, tolerance: 5%, windows: 3, jit: 50ms/s}";
 
     public SettleValue {
         fields = Map.copyOf(fields);

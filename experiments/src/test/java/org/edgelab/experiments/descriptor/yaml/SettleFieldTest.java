@@ -40,7 +40,9 @@ class SettleFieldTest {
         assertThat(auto.length()).isEqualTo(Duration.ofSeconds(30));
         assertThat(auto.tolerance()).isEqualTo(0.05);
         assertThat(auto.windows()).isEqualTo(3);
-        assertThat(auto.describe()).contains("5 % over 3 consecutive 1s windows, or one request per window").contains("at most 30s");
+        assertThat(auto.describe()).contains("5 % over 3 consecutive 1s windows, or one request per window").contains("at most 30s")
+                .contains("at most 50 ms of compiling per second over those windows");
+        assertThat(auto.jitMsPerSecond()).isEqualTo(Settle.DEFAULT_JIT_MS_PER_SECOND);
 
         Settle fixed = settle("7s", false);
         assertThat(fixed.auto()).isFalse();
@@ -56,6 +58,11 @@ class SettleFieldTest {
         // --quick lays {max: 12s} over the mapping, keeping the rest
         assertThat(settle("{auto: true, max: 40s, tolerance: 2.5%, windows: 4}", true))
                 .isEqualTo(Settle.steady(Duration.ofSeconds(12), 0.025, 4));
+        // the JIT bound: another figure, or off (req/s alone)
+        assertThat(settle("{auto: true, jit: 20ms/s}", false)).isEqualTo(Settle.steady(Duration.ofSeconds(30), 0.05, 3, 20));
+        Settle off = settle("{auto: true, jit: off}", false);
+        assertThat(off.watchesJit()).isFalse();
+        assertThat(off.describe()).doesNotContain("JIT");
     }
 
     @Test
@@ -64,7 +71,7 @@ class SettleFieldTest {
         assertThat(word.line()).isEqualTo(4);
         assertThat(word.column()).as("the field's key").isEqualTo(3);
         assertThat(word.field()).isEqualTo("load.settle");
-        assertThat(word.getMessage()).contains("auto (run until req/s is steady)").contains("10s");
+        assertThat(word.getMessage()).contains("auto (run until req/s is steady and a JVM's JIT is quiet)").contains("10s");
 
         DescriptorException max = refused("  settle:\n    auto: true\n    max: 30\n");
         assertThat(max.line()).isEqualTo(6);
@@ -90,7 +97,12 @@ class SettleFieldTest {
         DescriptorException unknown = refused("  settle:\n    auto: true\n    min: 5s\n");
         assertThat(unknown.line()).isEqualTo(6);
         assertThat(unknown.field()).isEqualTo("load.settle.min");
-        assertThat(unknown.getMessage()).contains("known fields here: auto, max, tolerance, windows");
+        assertThat(unknown.getMessage()).contains("known fields here: auto, max, tolerance, windows, jit");
+
+        DescriptorException jit = refused("  settle:\n    auto: true\n    jit: 50\n");
+        assertThat(jit.line()).isEqualTo(6);
+        assertThat(jit.field()).isEqualTo("load.settle.jit");
+        assertThat(jit.getMessage()).contains("such as 50ms/s, or off").contains("got '50'");
 
         DescriptorException notAuto = refused("  settle:\n    auto: false\n    max: 5s\n");
         assertThat(notAuto.line()).isEqualTo(5);
