@@ -11,7 +11,8 @@ import org.edgelab.units.Durations;
  * 1 s windows, (max - min) / mean, is at most {@code tolerance} (or they differ by one request at most) and, for a
  * server that reports its JIT compile time (EdgeLab's cache JVM), its compilers spent at most {@code jitMsPerSecond}
  * over those windows, or {@code length} has passed. A JVM whose req/s looks steady may still be compiling its hot path
- * for tens of seconds (docs/BENCHMARKS.md, 2026-12-06), so by default an {@code auto} settle waits for both.
+ * for tens of seconds (docs/BENCHMARKS.md, 2026-12-06), so by default an {@code auto} settle waits for both, and
+ * then once more from new connections (the runner's second run), as a JVM compiles again after that transition.
  * Immutable and thread-safe.
  *
  * @param auto      whether it runs until steady; false: for {@code length}
@@ -92,7 +93,8 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
                 + number(tolerance * 100) + " % over " + windows
                 + " consecutive " + Durations.format(WINDOW) + " windows, or one request per window"
                 + (watchesJit() ? "; for a server that reports its JIT compile time, also at most " + number(jitMsPerSecond)
-                + " ms of compiling per second over those windows" : "") + "), at most " + Durations.format(length);
+                + " ms of compiling per second over those windows, and once steady a second time from new connections, as"
+                + " the measured run starts" : "") + "), at most " + Durations.format(length);
     }
 
     private static String number(double value) {

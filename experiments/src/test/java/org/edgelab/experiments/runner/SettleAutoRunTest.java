@@ -84,6 +84,39 @@ class SettleAutoRunTest {
     }
 
     @Test
+    void withTheJitWatchedASteadySettleRunsASecondTimeFromNewConnections() throws IOException {
+        // A fresh cache JVM (process target) under a fixed rate of hits: req/s is steady within seconds. The JIT bound
+        // is set so high that any JVM meets it once readings span the windows, so both runs end as soon as req/s is
+        // steady, and what is tested is that there are two (the measured run starts after the same transition).
+        RunResult result = run("twice", """
+                name: twice
+                target: process
+                repetitions: 1
+                servers:
+                  - engine: memory
+                    settings: {capacity: 16MB}
+                    target_settings: {heap: 256m, io_threads: 1}
+                load:
+                  connections: 4
+                  threads: 1
+                  duration: 1s
+                  rate: 200
+                  settle: {auto: true, max: 40s, tolerance: 10%, jit: 100000ms/s}
+                  workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
+                """);
+
+        ResultRow row = result.rows().get(0);
+        assertThat(row.get("settle_max_reached")).isEqualTo("false");
+        assertThat(row.number("settle_jit_ms_per_s")).as("the JIT was read").isGreaterThanOrEqualTo(0);
+        JsonNode entry = settleEntry(result);
+        assertThat(entry.get("runs").asInt()).isEqualTo(2);
+        assertThat(entry.get("steady").asBoolean()).isTrue();
+        // each run lasts at least its three windows
+        assertThat(entry.get("windows_req_per_s").size()).isGreaterThanOrEqualTo(6);
+        assertThat(row.number("settle_s")).isGreaterThanOrEqualTo(5.9).isLessThan(40);
+    }
+
+    @Test
     void aCacheStillFillingFromASlowOriginIsNotSteadyAndTheSettleRunsToItsMaximumAndSaysSo() throws IOException {
         // No warm-up: every object starts as a miss the origin answers after 100 ms, so req/s rises each second as
         // more of the 400 objects are hits (at most 40 misses a second over 4 connections: a tenth of the set), and as
