@@ -3,8 +3,6 @@ package org.edgelab.analysis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.edgelab.units.ByteSize;
+import org.edgelab.units.SignificantFigures;
 
 import tech.tablesaw.api.ColumnType;
 import tech.tablesaw.api.DoubleColumn;
@@ -342,7 +341,7 @@ public final class PublishedFigures {
 
     /** A number in plain notation without trailing zeros (2, 0.5, 5.6). */
     private static String number(double value) {
-        return new BigDecimal(value).round(new MathContext(6)).stripTrailingZeros().toPlainString();
+        return SignificantFigures.format(value, 6);
     }
 
     private static long bytes(String measured) {

@@ -253,7 +253,7 @@ public final class SvgLinePlot {
 
     /** A percentile as {@code 99.9 %}: as many decimals as it has nines. */
     private static String percentile(double p) {
-        String text = new java.math.BigDecimal(p).round(new java.math.MathContext(8)).stripTrailingZeros().toPlainString();
+        String text = org.edgelab.units.SignificantFigures.format(p, 8);
         return text + " %";
     }
 

@@ -1,9 +1,8 @@
 package org.edgelab.experiments.descriptor;
 
 import java.time.Duration;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import org.edgelab.units.Durations;
+import org.edgelab.units.SignificantFigures;
 
 /**
  * How the measured load runs unrecorded before each repetition is measured ({@code load.settle}): not at all, for a
@@ -98,6 +97,6 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
     }
 
     private static String number(double value) {
-        return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+        return SignificantFigures.format(value, 3);
     }
 }

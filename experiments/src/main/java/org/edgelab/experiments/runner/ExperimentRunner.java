@@ -2,8 +2,6 @@ package org.edgelab.experiments.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,6 +48,7 @@ import org.edgelab.loadgen.measure.LatencyLog;
 import org.edgelab.loadgen.workload.Workload;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.units.Durations;
+import org.edgelab.units.SignificantFigures;
 
 /**
  * Runs a {@code matrix} experiment: for each cell, starts the build's target (origin, store and cache),
@@ -502,7 +501,7 @@ public final class ExperimentRunner {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return "";
         }
-        return new BigDecimal(value).round(new MathContext(6)).stripTrailingZeros().toPlainString();
+        return SignificantFigures.format(value, 6);
     }
 
     private static Duration max(Duration a, Duration b) {

@@ -83,6 +83,8 @@ public final class DescriptorLoader {
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
     private static final String QUICK = "quick";
+    /** A settle's JIT bound as written: JIT compile time per second, {@code 50ms/s}. */
+    private static final Pattern JIT_BOUND = Pattern.compile("(\\d{1,6}(?:\\.\\d+)?)\\s*ms/s");
     private static final String INCLUDES = "includes";
 
     private DescriptorLoader() {
@@ -727,7 +729,7 @@ public final class DescriptorLoader {
             if (text.equalsIgnoreCase("off") || text.equalsIgnoreCase("false")) {
                 return 0;
             }
-            Matcher m = Pattern.compile("(\\d{1,6}(?:\\.\\d+)?)\\s*ms/s").matcher(text);
+            Matcher m = JIT_BOUND.matcher(text);
             if (!m.matches() || !(Double.parseDouble(m.group(1)) > 0)) {
                 throw at.error(pointer, "jit is the most JIT compile time per second, over the settle's windows, that counts as a"
                         + " warm JVM, such as 50ms/s, or off; got '" + text + "'");
