@@ -31,7 +31,8 @@ class ModuleLayeringTest {
      */
     @ArchTest
     static final ArchRule storageIsNettyFree = noClasses()
-            .that().resideInAnyPackage("org.edgelab.storage..", "org.edgelab.units..", "org.edgelab.plugin..")
+            .that().resideInAnyPackage("org.edgelab.storage..", "org.edgelab.units..", "org.edgelab.plugin..",
+                    "org.edgelab.hashing..")
             .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "picocli..",
                     "org.edgelab.transport..", "org.edgelab.http..", "org.edgelab.commandline..")
             .because("storage-api and the engines must stay Netty-free at run time (README, Layout)");

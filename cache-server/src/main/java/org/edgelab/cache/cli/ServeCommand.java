@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.edgelab.cache.origin.HashRing;
+import org.edgelab.hashing.HashRing;
 import org.edgelab.cache.server.CacheServer;
 import org.edgelab.cache.server.CacheServerConfig;
 import org.edgelab.cache.store.StoreExecutor;

@@ -1,5 +1,6 @@
 package org.edgelab.cache.origin;
 
+import org.edgelab.hashing.HashRing;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import org.edgelab.cache.origin.HashRing;
+import org.edgelab.hashing.HashRing;
 import org.edgelab.cache.store.StoreExecutor;
 
 /**
@@ -24,7 +24,7 @@ import org.edgelab.cache.store.StoreExecutor;
  *                              request going to the one a consistent-hash ring of its path names, skipping
  *                              those that are down ({@link org.edgelab.cache.origin.OriginClient})
  * @param upstreamVirtualNodes  points of each upstream on the ring (default
- *                              {@link org.edgelab.cache.origin.HashRing#DEFAULT_VIRTUAL_NODES})
+ *                              {@link org.edgelab.hashing.HashRing#DEFAULT_VIRTUAL_NODES})
  * @param upstreamProbeInterval how often an upstream that is down is probed (default 1 s; several upstreams only)
  * @param preserveHost          whether requests to upstreams keep the client's (normalised) authority in Host,
  *                              as Varnish does and Traffic Server's {@code pristine_host_hdr}, instead of the

@@ -1,5 +1,6 @@
 package org.edgelab.cache.origin;
 
+import org.edgelab.hashing.HashRing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.EventLoop;

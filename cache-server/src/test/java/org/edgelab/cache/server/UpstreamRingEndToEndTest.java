@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.edgelab.cache.admin.UpstreamStats;
-import org.edgelab.cache.origin.HashRing;
+import org.edgelab.hashing.HashRing;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.SyntheticPaths;

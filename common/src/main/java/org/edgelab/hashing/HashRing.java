@@ -1,4 +1,4 @@
-package org.edgelab.cache.origin;
+package org.edgelab.hashing;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -109,11 +109,28 @@ public final class HashRing {
      * next distinct nodes met walking the ring clockwise from its point.
      */
     public int[] preference(String key) {
+        return preferenceAt(hash(key));
+    }
+
+    /**
+     * Returns the index of the node that owns a key already hashed to 64 bits by its caller (a store's own key
+     * hash, FNV-1a for one), without allocating. The hash is spread first, so a weak one places keys evenly too.
+     */
+    public int firstOfHash(long keyHash) {
+        return owners[firstPoint(spread(keyHash))];
+    }
+
+    /** Returns {@link #preference(String)} of a key already hashed to 64 bits by its caller, as {@link #firstOfHash}. */
+    public int[] preferenceOfHash(long keyHash) {
+        return preferenceAt(spread(keyHash));
+    }
+
+    private int[] preferenceAt(long position) {
         int count = nodes.size();
         int[] out = new int[count];
         boolean[] seen = new boolean[count];
         int found = 0;
-        int p = firstPoint(hash(key));
+        int p = firstPoint(position);
         for (int step = 0; step < points.length && found < count; step++) {
             int owner = owners[(p + step) % points.length];
             if (!seen[owner]) {
@@ -171,7 +188,12 @@ public final class HashRing {
                 crc = crc32c(crc, '?');
             }
         }
-        long x = ~crc & 0xFFFF_FFFFL;
+        return spread(~crc & 0xFFFF_FFFFL);
+    }
+
+    /** MurmurHash3's 64-bit finaliser: every input bit moves every output bit. */
+    private static long spread(long h) {
+        long x = h;
         x ^= x >>> 33;
         x *= 0xff51afd7ed558ccdL;
         x ^= x >>> 33;
