@@ -5,6 +5,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.edgelab.storage.api.StorageException;
@@ -18,8 +19,8 @@ import org.edgelab.storage.spi.FileSystemErrors;
  * objects become misses); once no reader pins it, it is OFFLINE, and {@link DiskReturn} probes it until it
  * answers and takes it back ({@link #back}), counted in {@code disk.N.takenBack} and {@code disksTakenBack}.
  *
- * <p>Thread-safety: states are guarded by the store's lock, which {@link #failure} takes; the
- * listener runs with that lock held. No method blocks but on the lock.
+ * <p>Thread-safety: states change under the store's lock, which {@link #failure} takes, and {@link #online} may read
+ * them without it; the listener runs with that lock held. No method blocks but on the lock.
  */
 final class DiskHealth {
 
@@ -33,7 +34,8 @@ final class DiskHealth {
 
     private final ReentrantLock lock;
     private final Path[] dirs;
-    private final DiskState[] states;
+    /** Written under the store's lock; read without it by {@link #online} (a store of several disks routes by it). */
+    private final AtomicReferenceArray<DiskState> states;
     private final String[] reasons;
     private final long[] takenBack;
     private final long[] probesFailed;
@@ -45,12 +47,14 @@ final class DiskHealth {
     DiskHealth(List<Path> dirs, ReentrantLock lock) {
         this.lock = lock;
         this.dirs = dirs.toArray(new Path[0]);
-        this.states = new DiskState[this.dirs.length];
+        this.states = new AtomicReferenceArray<>(this.dirs.length);
         this.reasons = new String[this.dirs.length];
         this.takenBack = new long[this.dirs.length];
         this.probesFailed = new long[this.dirs.length];
         this.laidOut = new boolean[this.dirs.length];
-        java.util.Arrays.fill(states, DiskState.ONLINE);
+        for (int d = 0; d < this.dirs.length; d++) {
+            states.set(d, DiskState.ONLINE);
+        }
         java.util.Arrays.fill(laidOut, true);
     }
 
@@ -67,16 +71,16 @@ final class DiskHealth {
     }
 
     DiskState state(int disk) {
-        return states[disk];
+        return states.get(disk);
     }
 
     boolean online(int disk) {
-        return states[disk] == DiskState.ONLINE;
+        return states.get(disk) == DiskState.ONLINE;
     }
 
     boolean anyOnline() {
-        for (DiskState s : states) {
-            if (s == DiskState.ONLINE) {
+        for (int d = 0; d < states.length(); d++) {
+            if (states.get(d) == DiskState.ONLINE) {
                 return true;
             }
         }
@@ -89,7 +93,7 @@ final class DiskHealth {
      * the probe lays it out as open would have (see {@link #laidOut(int)}).
      */
     void offlineAtOpen(int disk, IOException cause, boolean laidOut) {
-        states[disk] = DiskState.OFFLINE;
+        states.set(disk, DiskState.OFFLINE);
         this.laidOut[disk] = laidOut;
         reasons[disk] = "could not be opened: " + cause;
         LOG.log(System.Logger.Level.WARNING, "raw-log disk " + dirs[disk] + " is OFFLINE: " + cause);
@@ -105,7 +109,7 @@ final class DiskHealth {
 
     /** Records that a failed disk's files are closed: it is OFFLINE now. */
     void retired(int disk) {
-        states[disk] = DiskState.OFFLINE;
+        states.set(disk, DiskState.OFFLINE);
     }
 
     /**
@@ -113,7 +117,7 @@ final class DiskHealth {
      * ONLINE again, and the transition is counted.
      */
     void back(int disk, String how) {
-        states[disk] = DiskState.ONLINE;
+        states.set(disk, DiskState.ONLINE);
         laidOut[disk] = true;
         reasons[disk] = null;
         takenBack[disk]++;
@@ -156,10 +160,10 @@ final class DiskHealth {
     void failed(int disk, IOException cause) {
         lock.lock();
         try {
-            if (states[disk] != DiskState.ONLINE || closing) {
+            if (states.get(disk) != DiskState.ONLINE || closing) {
                 return;
             }
-            states[disk] = DiskState.FAILING;
+            states.set(disk, DiskState.FAILING);
             reasons[disk] = String.valueOf(cause);
             LOG.log(System.Logger.Level.ERROR, "raw-log disk " + dirs[disk] + " is FAILING and taken out: " + cause);
             listener.diskFailed(disk);
@@ -172,7 +176,7 @@ final class DiskHealth {
     String summary() {
         StringBuilder b = new StringBuilder();
         for (int d = 0; d < dirs.length; d++) {
-            b.append(d == 0 ? "" : ", ").append(dirs[d]).append('=').append(states[d]);
+            b.append(d == 0 ? "" : ", ").append(dirs[d]).append('=').append(states.get(d));
         }
         return b.toString();
     }
@@ -184,7 +188,7 @@ final class DiskHealth {
     void describe(Map<String, Object> extra) {
         for (int d = 0; d < dirs.length; d++) {
             extra.put("disk." + d + ".path", dirs[d].toString());
-            extra.put("disk." + d + ".state", states[d].name());
+            extra.put("disk." + d + ".state", states.get(d).name());
             if (reasons[d] != null) {
                 extra.put("disk." + d + ".reason", reasons[d]);
             }

@@ -53,12 +53,14 @@ final class DiskReturn {
     private final SegmentChannels opener;
     private final ReadAhead readAhead;
     private final BooleanSupplier closed;
+    private final DiskPlace place;
     private final ScheduledExecutorService prober;
     private volatile DirectIo direct = DirectIo.off();
 
-    DiskReturn(RawLogConfig config, ReentrantLock lock, SegmentSlots slots, DiskHealth disks, SegmentChannels opener,
-               BooleanSupplier closed) {
+    DiskReturn(RawLogConfig config, DiskPlace place, ReentrantLock lock, SegmentSlots slots, DiskHealth disks,
+               SegmentChannels opener, BooleanSupplier closed) {
         this.config = config;
+        this.place = place;
         this.lock = lock;
         this.slots = slots;
         this.disks = disks;
@@ -181,9 +183,9 @@ final class DiskReturn {
         }
         if (!locked(() -> disks.laidOut(d))) {
             // OFFLINE since an open that could not make or read its layout file: laid out now as open would have
-            LogRecovery.layOut(config, slots.count(), disks.count(), d, dir);
+            LogRecovery.layOut(config, slots.count(), place, dir);
         }
-        java.util.Properties expected = LogRecovery.expectedLayout(config, slots.count(), disks.count(), d);
+        java.util.Properties expected = LogRecovery.expectedLayout(config, slots.count(), place);
         java.util.Properties found = LogRecovery.readLayout(dir);
         if (!found.equals(expected)) {
             throw new IOException(dir + " holds another layout " + found + " than this store's disk " + d);

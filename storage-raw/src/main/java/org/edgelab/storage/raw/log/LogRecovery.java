@@ -39,16 +39,25 @@ final class LogRecovery {
     private final SegmentSlots slots;
     private final DiskHealth disks;
     private final LogIndex index;
+    private final DiskPlace place;
+    /** Whether the log may end its recovery with no disk online (one disk's log of several); see {@link #openDisks}. */
+    private boolean mayOpenOffline;
 
-    LogRecovery(RawLogConfig config, SegmentSlots slots, DiskHealth disks, LogIndex index) {
+    LogRecovery(RawLogConfig config, DiskPlace place, SegmentSlots slots, DiskHealth disks, LogIndex index) {
         this.config = config;
+        this.place = place;
         this.slots = slots;
         this.disks = disks;
         this.index = index;
     }
 
-    /** Opens every disk's segment files (creating and sizing them if new) and reads their headers. */
-    void openDisks(SegmentChannels opener) throws IOException {
+    /**
+     * Opens every disk's segment files (creating and sizing them if new) and reads their headers. A disk that cannot be
+     * opened is OFFLINE; when none can, this fails unless {@code mayOpenOffline} (one disk's log of several, which the
+     * others serve for meanwhile).
+     */
+    void openDisks(SegmentChannels opener, boolean mayOpenOffline) throws IOException {
+        this.mayOpenOffline = mayOpenOffline;
         List<String> failures = new ArrayList<>();
         long segmentSize = config.segmentSize();
         for (int d = 0; d < disks.count(); d++) {
@@ -56,7 +65,7 @@ final class LogRecovery {
             boolean laidOut = false;
             try {
                 Files.createDirectories(dir);
-                layOut(config, slots.count(), disks.count(), d, dir);
+                layOut(config, slots.count(), place, dir);
                 laidOut = true;
                 for (Segment s : slots.all()) {
                     if (s.disk != d) {
@@ -78,19 +87,19 @@ final class LogRecovery {
                 slots.deadAtOpen(d);
             }
         }
-        if (failures.size() == disks.count()) {
+        if (failures.size() == disks.count() && !mayOpenOffline) {
             throw new IOException("raw-log could open none of its disks: " + String.join("; ", failures));
         }
     }
 
-    /** What disk {@code d}'s layout file says when it belongs to this store. */
-    static Properties expectedLayout(RawLogConfig config, int segments, int diskCount, int d) {
+    /** What the layout file of the disk at {@code place} says when it belongs to this store. */
+    static Properties expectedLayout(RawLogConfig config, int segments, DiskPlace place) {
         Properties expected = new Properties();
-        expected.setProperty("format", "1");
+        expected.setProperty("format", Integer.toString(place.format()));
         expected.setProperty("segment-size", Long.toString(config.segmentSize()));
         expected.setProperty("segments", Integer.toString(segments));
-        expected.setProperty("disks", Integer.toString(diskCount));
-        expected.setProperty("disk", Integer.toString(d));
+        expected.setProperty("disks", Integer.toString(place.count()));
+        expected.setProperty("disk", Integer.toString(place.index()));
         return expected;
     }
 
@@ -108,15 +117,18 @@ final class LogRecovery {
      * none; another store's layout is an {@code IllegalArgumentException}. At open, and by {@link DiskReturn} for a disk
      * whose layout open never reached.
      */
-    static void layOut(RawLogConfig config, int segments, int diskCount, int d, Path dir) throws IOException {
+    static void layOut(RawLogConfig config, int segments, DiskPlace place, Path dir) throws IOException {
         Path file = dir.resolve(LAYOUT);
-        Properties expected = expectedLayout(config, segments, diskCount, d);
+        Properties expected = expectedLayout(config, segments, place);
         if (Files.exists(file)) {
             Properties found = readLayout(dir);
             if (!found.equals(expected)) {
                 throw new IllegalArgumentException("raw-log disk " + dir + " was formatted as " + found
-                        + " but is opened as " + expected + "; reopen with the original disks, capacity and"
-                        + " segment-size, or empty the directory");
+                        + " but is opened as " + expected + "; reopen with the original disks (in their order),"
+                        + " capacity and segment-size, or empty the directory"
+                        + (found.getProperty("format", "1").equals("1") && place.format() == 2
+                        ? " (format 1 spread one log over every disk; format 2 keeps one log per disk, so that a"
+                        + " failed disk loses only its own objects)" : ""));
             }
             return;
         }
@@ -179,7 +191,7 @@ final class LogRecovery {
                 // judged by DiskHealth: a failed disk is out now, a full one only refuses writes
             }
         }
-        if (!disks.anyOnline()) {
+        if (!disks.anyOnline() && !mayOpenOffline) {
             throw new IOException("raw-log lost every disk while recovering: " + disks.summary());
         }
         if (used.length > 0 && lastEnd >= 0 && config.segmentSize() - lastEnd >= 4096

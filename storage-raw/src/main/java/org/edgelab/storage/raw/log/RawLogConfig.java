@@ -14,7 +14,7 @@ import org.edgelab.units.Durations;
  * Immutable and thread-safe.
  *
  * @param disks                    directories holding the segment files, one per disk
- * @param capacityBytes            total bytes of segment files across all disks
+ * @param capacityBytes            total bytes of segment files across all disks, an even share on each
  * @param segmentSize              bytes per segment file (the unit of eviction)
  * @param policy                   what happens to the objects of a reclaimed segment
  * @param sync                     when written bytes are forced to the device
@@ -63,7 +63,7 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
             new Setting("capacity", "1g",
                     "total bytes of segment files, spread evenly over the disks (e.g. 100g)"),
             new Setting("segment-size", "auto",
-                    "bytes per segment file, the unit of eviction (64 KiB to 1 TiB); auto = capacity/64 within [64k, 64m]"),
+                    "bytes per segment file, the unit of eviction (64 KiB to 1 TiB); auto = each disk's capacity/64 within [64k, 64m]"),
             new Setting("policy", "reinsert",
                     "reinsert: re-append what the oldest segment holds of objects read since written, evict the"
                             + " rest (keeps the warm set); fifo: evict the oldest segment whole"),
@@ -89,15 +89,21 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         if (disks.isEmpty()) {
             throw new IllegalArgumentException("raw-log needs at least one disk directory");
         }
+        if (new java.util.HashSet<>(disks.stream().map(p -> p.toAbsolutePath().normalize()).toList()).size()
+                != disks.size()) {
+            throw new IllegalArgumentException("raw-log's disks must be distinct directories, got " + disks);
+        }
         if (segmentSize < MIN_SEGMENT || segmentSize % 4096 != 0 || segmentSize >= (1L << 40)) {
             throw new IllegalArgumentException("segment-size must be a multiple of 4 KiB between 64 KiB and 1 TiB, got "
                     + segmentSize);
         }
-        long segments = capacityBytes / segmentSize;
+        long segments = capacityBytes / disks.size() / segmentSize;
         if (segments < MIN_SEGMENTS) {
-            throw new IllegalArgumentException("capacity " + ByteSize.format(capacityBytes) + " holds only " + segments
-                    + " segments of " + ByteSize.format(segmentSize) + "; raw-log needs at least " + MIN_SEGMENTS
-                    + ": raise capacity or lower segment-size");
+            throw new IllegalArgumentException("capacity " + ByteSize.format(capacityBytes)
+                    + (disks.size() == 1 ? "" : " over " + disks.size() + " disks") + " holds only " + segments
+                    + " segments of " + ByteSize.format(segmentSize) + (disks.size() == 1 ? "" : " per disk")
+                    + "; raw-log needs at least " + MIN_SEGMENTS + (disks.size() == 1 ? "" : " on each disk, which"
+                    + " keeps a log of its own") + ": raise capacity or lower segment-size");
         }
         if (segments >= LogIndex.MAX_SLOTS) {
             throw new IllegalArgumentException("capacity / segment-size gives " + segments + " segments; at most "
@@ -135,6 +141,12 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         return (int) (capacityBytes / segmentSize);
     }
 
+    /** Returns the settings of disk {@code d}'s own log: that one disk and an even share of the capacity. */
+    RawLogConfig forDisk(int d) {
+        return new RawLogConfig(List.of(disks.get(d)), capacityBytes / disks.size(), segmentSize, policy, sync,
+                checkpointIntervalMillis, directIo, readAhead, diskProbeIntervalMillis);
+    }
+
     /** Parses and checks the settings; failures name the setting and what is accepted. */
     static RawLogConfig from(PluginSettings settings) {
         settings.requireOnly("engine", RawLogEngine.NAME, SPECS);
@@ -147,7 +159,7 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         String segmentText = settings.string("segment-size", "auto");
         long segment;
         if (segmentText.trim().equalsIgnoreCase("auto")) {
-            segment = Math.max(MIN_SEGMENT, Math.min(DEFAULT_SEGMENT, capacity / AUTO_SEGMENTS) / 4096 * 4096);
+            segment = Math.max(MIN_SEGMENT, Math.min(DEFAULT_SEGMENT, capacity / Math.max(1, disks.size()) / AUTO_SEGMENTS) / 4096 * 4096);
         } else {
             segment = settings.bytes("segment-size", DEFAULT_SEGMENT);
         }

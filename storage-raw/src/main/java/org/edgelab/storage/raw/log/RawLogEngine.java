@@ -9,7 +9,8 @@ import org.edgelab.storage.api.StorageEngine;
 
 /**
  * The {@code raw-log} engine plugin: a persistent segmented log on one or more disks (see
- * {@link RawLogStore} for the layout, durability promise and index cost). Stateless and thread-safe.
+ * {@link RawLogShards} for how objects are placed on the disks, {@link RawLogStore} for the layout, durability promise
+ * and index cost). Stateless and thread-safe.
  */
 public final class RawLogEngine implements StorageEngine {
 
@@ -34,6 +35,6 @@ public final class RawLogEngine implements StorageEngine {
 
     @Override
     public ObjectStore open(PluginSettings settings) throws IOException {
-        return RawLogStore.open(NAME, RawLogConfig.from(settings), SegmentChannels.FILES);
+        return RawLogShards.open(NAME, RawLogConfig.from(settings), SegmentChannels.FILES);
     }
 }

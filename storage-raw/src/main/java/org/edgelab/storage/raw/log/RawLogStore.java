@@ -24,13 +24,14 @@ import org.edgelab.storage.raw.io.FileSpace;
 import org.edgelab.units.ByteSize;
 
 /**
- * A {@code raw-log} store: a circular log of fixed-size segment files spread round-robin over the
- * disks, an in-memory {@link LogIndex} and a periodic {@link Checkpoint}.
+ * One disk's {@code raw-log}: a circular log of fixed-size segment files on that disk, an in-memory {@link LogIndex}
+ * and a periodic {@link Checkpoint}; the engine keeps one per disk and places each object wholly on one of them
+ * ({@link RawLogShards}), so that a failed disk loses only its own objects.
  *
- * <p><b>Layout.</b> Capacity / segment-size slots; slot {@code s} is file {@code %08d.seg} on disk
- * {@code s % disks}, created at segment-size with {@code ftruncate} (the file system allocates
- * blocks as they are first written). One slot at a time is active and takes appends, so the disks
- * take turns; each activation stamps the slot with a new generation. A body is written as extents
+ * <p><b>Layout.</b> Capacity / segment-size slots; slot {@code s} is file {@code %08d.seg},
+ * created at segment-size with {@code ftruncate} (the file system allocates blocks as they are first written),
+ * and the disk's layout file says which disk of how many it is ({@link DiskPlace}). One slot at a time is active and
+ * takes appends; each activation stamps the slot with a new generation. A body is written as extents
  * of at most 1 MiB (exactly sized when the length is known up front, growing from 64 KiB when
  * not), then a commit record (key, metadata through {@code MetadataCodec}, extent list with a
  * CRC32C per extent, CRC32C of the record) makes it visible. See {@link RecordFormat}. A body may
@@ -68,8 +69,8 @@ import org.edgelab.units.ByteSize;
  * failing a reader mid-reply. Restart loads the newest checkpoint and replays the log written after it,
  * cutting each segment at its first invalid record.
  *
- * <p><b>Disks.</b> An I/O error on a disk marks it FAILING: its objects become misses and it takes
- * no more writes; once no reader pins it, its files are closed and it is OFFLINE. A full file
+ * <p><b>Disks.</b> An I/O error on the disk marks it FAILING: its objects become misses and it takes
+ * no more writes (the store's other disks take its keys meanwhile, see {@link RawLogShards}); once no reader pins it, its files are closed and it is OFFLINE. A full file
  * system is not a failed disk: the write is refused ({@code StorageFullException}), the disk stays
  * ONLINE and every stored object stays readable (see {@link DiskHealth}). An OFFLINE disk is probed every
  * {@code disk-probe-interval} and taken back, empty, once it answers ({@link DiskReturn} says how and why empty);
@@ -91,6 +92,7 @@ final class RawLogStore implements ObjectStore {
 
     private final String engineName;
     private final RawLogConfig config;
+    private final DiskPlace place;
     private final ReentrantLock lock = new ReentrantLock();
     private final LogIndex index = new LogIndex(1024);
     private final StoreCounters counters = new StoreCounters();
@@ -110,14 +112,19 @@ final class RawLogStore implements ObjectStore {
     private LogRecovery.Result recovery = new LogRecovery.Result("", 0);
     private volatile boolean closed;
 
-    private RawLogStore(String engineName, RawLogConfig config, SegmentChannels opener) {
+    private RawLogStore(String engineName, RawLogConfig config, DiskPlace place, SegmentChannels opener) {
+        if (config.disks().size() != 1) {
+            throw new IllegalArgumentException("a RawLogStore is one disk's log, got " + config.disks()
+                    + "; RawLogShards keeps one per disk");
+        }
         this.engineName = engineName;
         this.config = config;
+        this.place = place;
         this.disks = new DiskHealth(config.disks(), lock);
         this.slots = new SegmentSlots(config.segmentCount(), config.segmentSize(), disks, lock);
         this.eviction = new SegmentEviction(config.policy(), index, slots, counters);
         this.checkpointer = new Checkpointer(config, lock, index, slots, disks);
-        this.diskReturn = new DiskReturn(config, lock, slots, disks, opener, () -> closed);
+        this.diskReturn = new DiskReturn(config, place, lock, slots, disks, opener, () -> closed);
         this.committedOnDisk = new LongAdder[disks.count()];
         for (int d = 0; d < committedOnDisk.length; d++) {
             committedOnDisk[d] = new LongAdder();
@@ -128,12 +135,22 @@ final class RawLogStore implements ObjectStore {
         slots.reclaimer(eviction);
     }
 
-    /** Opens (or creates) the store: disks, segment headers, checkpoint, then a scan of the log after it. */
+    /** Opens (or creates) the log of a store's one disk; fails if the disk cannot be opened. */
     static RawLogStore open(String engineName, RawLogConfig config, SegmentChannels opener) throws IOException {
-        RawLogStore store = new RawLogStore(engineName, config, opener);
+        return open(engineName, config, DiskPlace.ALONE, opener, false);
+    }
+
+    /**
+     * Opens (or creates) the log of the disk at {@code place}: its segment headers, checkpoint, then a scan of the log
+     * after it. A disk that cannot be opened fails the open, unless {@code mayOpenOffline}: it is then OFFLINE, probed
+     * and taken back as one that failed while the store ran.
+     */
+    static RawLogStore open(String engineName, RawLogConfig config, DiskPlace place, SegmentChannels opener,
+                            boolean mayOpenOffline) throws IOException {
+        RawLogStore store = new RawLogStore(engineName, config, place, opener);
         try {
-            LogRecovery recovery = new LogRecovery(config, store.slots, store.disks, store.index);
-            recovery.openDisks(opener);
+            LogRecovery recovery = new LogRecovery(config, place, store.slots, store.disks, store.index);
+            recovery.openDisks(opener, mayOpenOffline);
             store.zeroCopy = store.holesUnsupported();
             store.slots.punchBeforeReuse(store.zeroCopy == null);
             if (store.zeroCopy != null) {
@@ -370,6 +387,16 @@ final class RawLogStore implements ObjectStore {
                 lock.unlock();
             }
         }
+    }
+
+    /** Whether the disk takes objects now (ONLINE); read without the lock, so it may lag a change by a moment. */
+    boolean online() {
+        return disks.online(0);
+    }
+
+    /** The most bytes one object may have in this log. */
+    long maxObjectBytes() {
+        return limits.maxObjectBytes();
     }
 
     /** Probes the OFFLINE disks now and takes back those that answer; returns how many (tests; the store probes every disk-probe-interval). */

@@ -45,7 +45,7 @@ class RawLogConcurrencyTest {
         AtomicLong verified = new AtomicLong();
         AtomicLong version = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(6);
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             List<Future<?>> writers = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 int id = t;
@@ -100,7 +100,7 @@ class RawLogConcurrencyTest {
         } finally {
             pool.shutdownNow();
         }
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             AtomicLong afterRestart = new AtomicLong();
             for (int i = 0; i < keys; i++) {
                 verifyIfPresent(store, CacheKey.of("k" + i), afterRestart);
@@ -109,7 +109,7 @@ class RawLogConcurrencyTest {
         }
     }
 
-    private static void verifyIfPresent(RawLogStore store, CacheKey k, AtomicLong verified) throws Exception {
+    private static void verifyIfPresent(RawLogShards store, CacheKey k, AtomicLong verified) throws Exception {
         Optional<StoredObject> found = store.lookup(k);
         if (found.isEmpty()) {
             return;

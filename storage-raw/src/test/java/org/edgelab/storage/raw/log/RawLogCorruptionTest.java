@@ -38,7 +38,7 @@ class RawLogCorruptionTest {
     @BeforeEach
     void fill() throws IOException {
         config = RawLogFixtures.config(dir, 2, 64L << 20, 1L << 20, RawLogConfig.Policy.FIFO);
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             for (int i = 0; i < OBJECTS; i++) {
                 CacheKey k = CacheKey.of("obj-" + i);
                 StoreFixtures.put(store, k, TestContent.seed(k.value()), sizeOf(i), 32_768);
@@ -46,7 +46,7 @@ class RawLogCorruptionTest {
         }
     }
 
-    private Map<RawLogFixtures.Outcome, Integer> checkAll(RawLogStore store) throws IOException {
+    private Map<RawLogFixtures.Outcome, Integer> checkAll(RawLogShards store) throws IOException {
         Map<RawLogFixtures.Outcome, Integer> outcomes = new EnumMap<>(RawLogFixtures.Outcome.class);
         for (int i = 0; i < OBJECTS; i++) {
             outcomes.merge(check(store, CacheKey.of("obj-" + i), sizeOf(i)), 1, Integer::sum);
@@ -91,7 +91,7 @@ class RawLogCorruptionTest {
                 ch.write(ByteBuffer.wrap(junk), at);
             }
         }
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             Map<RawLogFixtures.Outcome, Integer> outcomes = checkAll(store);
             System.out.println("raw-log garbage in segments: " + outcomes + ", corruptObjectsDropped "
                     + store.stats().corruptObjectsDropped());
@@ -122,7 +122,7 @@ class RawLogCorruptionTest {
             random.nextBytes(junk);
             ch.write(ByteBuffer.wrap(junk), usedLength(victim) / 2);
         }
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             Map<RawLogFixtures.Outcome, Integer> outcomes = checkAll(store);
             System.out.println("raw-log garbage, no checkpoint: " + outcomes);
             assertThat(outcomes.getOrDefault(RawLogFixtures.Outcome.EXACT, 0)).isGreaterThan(OBJECTS / 2)
@@ -144,7 +144,7 @@ class RawLogCorruptionTest {
             }
         }
         assertThat(truncated).isEqualTo(2);
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             Map<RawLogFixtures.Outcome, Integer> outcomes = checkAll(store);
             System.out.println("raw-log truncated segments: " + outcomes);
             int exact = outcomes.getOrDefault(RawLogFixtures.Outcome.EXACT, 0);
@@ -156,7 +156,7 @@ class RawLogCorruptionTest {
                 assertThat(check(store, k, 50_000)).isEqualTo(RawLogFixtures.Outcome.EXACT);
             }
         }
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             for (int i = 0; i < 10; i++) {
                 assertThat(check(store, CacheKey.of("new-" + i), 50_000)).isEqualTo(RawLogFixtures.Outcome.EXACT);
             }
@@ -166,9 +166,10 @@ class RawLogCorruptionTest {
     @Test
     void aMissingCheckpointIsRebuiltFromAScanOfTheLog() throws IOException {
         deleteCheckpoints();
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             assertThat(checkAll(store)).containsOnly(Map.entry(RawLogFixtures.Outcome.EXACT, OBJECTS));
-            assertThat(store.stats().extra().get("recovery").toString()).startsWith("no checkpoint");
+            assertThat(store.stats().extra().get("recovery").toString().split("; "))
+                    .as("each disk's log's recovery").allSatisfy(r -> assertThat(r).contains("no checkpoint"));
         }
     }
 
@@ -178,13 +179,13 @@ class RawLogCorruptionTest {
         try (FileChannel ch = FileChannel.open(checkpoint, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7}), Files.size(checkpoint) / 2);
         }
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             assertThat(checkAll(store)).containsOnly(Map.entry(RawLogFixtures.Outcome.EXACT, OBJECTS));
         }
         try (FileChannel ch = FileChannel.open(checkpoints().get(0), StandardOpenOption.WRITE)) {
             ch.truncate(100);
         }
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             assertThat(checkAll(store)).containsOnly(Map.entry(RawLogFixtures.Outcome.EXACT, OBJECTS));
         }
     }

@@ -42,7 +42,7 @@ class RawLogDirectIoTest {
     void everySizeAndChunkingReadsBackExactlyBeforeAndAfterARestart() throws Exception {
         RawLogConfig config = config(dir, true);
         ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             String status = store.stats().extra().get("directIo").toString();
             System.out.println("raw-log direct-io: " + status);
             assertThat(status).matches("on \\(block \\d+ B\\)|off: .+");
@@ -71,7 +71,7 @@ class RawLogDirectIoTest {
         } finally {
             pool.shutdownNow();
         }
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             for (int i = 0; i < SIZES.length; i++) {
                 assertThat(RawLogFixtures.check(store, CacheKey.of("d-" + i), SIZES[i]))
                         .isEqualTo(RawLogFixtures.Outcome.EXACT);
@@ -102,7 +102,7 @@ class RawLogDirectIoTest {
     @Test
     void bufferedAndDirectWriteRatesSmoke() throws Exception {
         for (boolean direct : List.of(false, true)) {
-            try (RawLogStore store = RawLogFixtures.open(config(dir.resolve(direct ? "direct" : "buffered"), direct))) {
+            try (RawLogShards store = RawLogFixtures.open(config(dir.resolve(direct ? "direct" : "buffered"), direct))) {
                 ByteBuffer chunk = ByteBuffer.allocateDirect(256 * 1024);
                 long started = System.nanoTime();
                 int objects = 48;

@@ -33,7 +33,7 @@ class RawLogDiskFailureTest {
                 : SegmentChannels.FILES.open(disk, file);
         RawLogConfig config = new RawLogConfig(List.of(dir.resolve("d0"), dir.resolve("d1")), 16L << 20, 1L << 20,
                 RawLogConfig.Policy.FIFO, RawLogConfig.SyncMode.NONE, 0, false);
-        try (RawLogStore store = RawLogStore.open("raw-log", config, faulty)) {
+        try (RawLogShards store = RawLogShards.open("raw-log", config, faulty)) {
             int n = 40;
             long size = 100_000;
             for (int i = 0; i < n; i++) {
@@ -74,13 +74,69 @@ class RawLogDiskFailureTest {
         }
     }
 
+    /**
+     * Objects of several segments, written by concurrent writers, each live wholly on one disk: when one of two disks
+     * fails, exactly the objects of the other one are still served, byte-exact. (With one log spread over both disks,
+     * every such object had extents on both, and a failure of either lost nearly all of them.)
+     */
+    @Test
+    void aFailedDiskLosesOnlyTheObjectsItHoldsEvenWhenTheySpanSegments() throws Exception {
+        AtomicBoolean disk1Fails = new AtomicBoolean();
+        SegmentChannels faulty = (disk, file) -> disk == 1
+                ? new FaultyChannel(SegmentChannels.FILES.open(disk, file), disk1Fails::get)
+                : SegmentChannels.FILES.open(disk, file);
+        RawLogConfig config = new RawLogConfig(List.of(dir.resolve("d0"), dir.resolve("d1")), 32L << 20, 1L << 20,
+                RawLogConfig.Policy.FIFO, RawLogConfig.SyncMode.NONE, 0, false);
+        try (RawLogShards store = RawLogShards.open("raw-log", config, faulty)) {
+            int n = 6;
+            long size = (2L << 20) + 12_345; // three segments' worth of extents
+            java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newFixedThreadPool(3);
+            try {
+                List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    CacheKey k = CacheKey.of("big-" + i);
+                    done.add(writers.submit(() -> {
+                        StoreFixtures.put(store, k, TestContent.seed(k.value()), size, 16_384);
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : done) {
+                    f.get();
+                }
+            } finally {
+                writers.shutdownNow();
+            }
+            int onDisk0 = 0;
+            for (int i = 0; i < n; i++) {
+                onDisk0 += store.homeDiskOf(CacheKey.of("big-" + i)) == 0 ? 1 : 0;
+            }
+            assertThat(store.usage().objectCount()).isEqualTo(n);
+            assertThat(onDisk0).as("objects whose disk is disk 0").isBetween(1, n - 1);
+
+            disk1Fails.set(true);
+            for (int i = 0; i < n; i++) {
+                CacheKey k = CacheKey.of("big-" + i);
+                // the first read of a disk-1 object meets the fault and takes the disk out
+                readsBackExactly(store, k, size);
+            }
+            for (int i = 0; i < n; i++) {
+                CacheKey k = CacheKey.of("big-" + i);
+                assertThat(readsBackExactly(store, k, size)).as("%s, on disk %d", k, store.homeDiskOf(k))
+                        .isEqualTo(store.homeDiskOf(k) == 0);
+            }
+            assertThat(store.usage().objectCount()).isEqualTo(onDisk0);
+            assertThat(store.stats().extra()).containsEntry("objectsLostToDiskFailure", (long) (n - onDisk0))
+                    .containsEntry("disk.0.state", "ONLINE");
+        }
+    }
+
     @Test
     void aDiskThatCannotBeOpenedIsOfflineAndTheOthersServe() throws Exception {
         Path notADirectory = dir.resolve("file");
         java.nio.file.Files.writeString(notADirectory, "not a directory");
         RawLogConfig config = new RawLogConfig(List.of(dir.resolve("d0"), notADirectory), 16L << 20, 1L << 20,
                 RawLogConfig.Policy.FIFO, RawLogConfig.SyncMode.NONE, 0, false);
-        try (RawLogStore store = RawLogStore.open("raw-log", config, SegmentChannels.FILES)) {
+        try (RawLogShards store = RawLogShards.open("raw-log", config, SegmentChannels.FILES)) {
             assertThat(store.stats().extra()).containsEntry("disk.0.state", "ONLINE").containsEntry("disk.1.state", "OFFLINE");
             for (int i = 0; i < 20; i++) {
                 CacheKey k = CacheKey.of("o-" + i);
@@ -90,7 +146,7 @@ class RawLogDiskFailureTest {
         }
     }
 
-    private static boolean readsBackExactly(RawLogStore store, CacheKey k, long size) throws IOException {
+    private static boolean readsBackExactly(org.edgelab.storage.api.ObjectStore store, CacheKey k, long size) throws IOException {
         Optional<StoredObject> found = store.lookup(k);
         if (found.isEmpty()) {
             return false;

@@ -27,7 +27,7 @@ class RawLogEvictionTest {
     @Test
     void fifoKeepsExactlyTheNewestObjects() throws Exception {
         RawLogConfig config = RawLogFixtures.config(dir, 2, 8L << 20, 1L << 20, RawLogConfig.Policy.FIFO);
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             List<CacheKey> order = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
                 CacheKey k = CacheKey.of("o-" + i);
@@ -36,22 +36,32 @@ class RawLogEvictionTest {
                 StoreUsage u = store.usage();
                 assertThat(u.usedBytes()).isLessThanOrEqualTo(u.capacityBytes());
             }
-            int firstPresent = -1;
-            for (int i = 0; i < order.size(); i++) {
-                RawLogFixtures.Outcome o = RawLogFixtures.check(store, order.get(i), SIZE);
-                if (o == RawLogFixtures.Outcome.EXACT && firstPresent < 0) {
-                    firstPresent = i;
+            // each disk keeps a log of its own: on each, the objects kept are exactly its newest ones
+            int evicted = 0;
+            for (int disk = 0; disk < 2; disk++) {
+                int firstPresent = -1;
+                int ofDisk = 0;
+                for (int i = 0; i < order.size(); i++) {
+                    if (store.homeDiskOf(order.get(i)) != disk) {
+                        continue;
+                    }
+                    RawLogFixtures.Outcome o = RawLogFixtures.check(store, order.get(i), SIZE);
+                    if (o == RawLogFixtures.Outcome.EXACT && firstPresent < 0) {
+                        firstPresent = ofDisk;
+                    }
+                    if (firstPresent >= 0) {
+                        assertThat(o).as("disk %d's object %d after its oldest survivor %d", disk, ofDisk, firstPresent)
+                                .isEqualTo(RawLogFixtures.Outcome.EXACT);
+                    }
+                    ofDisk++;
                 }
-                if (firstPresent >= 0) {
-                    assertThat(o).as("object %d after the oldest survivor %d", i, firstPresent)
-                            .isEqualTo(RawLogFixtures.Outcome.EXACT);
-                }
+                System.out.printf("raw-log fifo, disk %d: %d of its %d objects of 100 KB kept in 4 MiB%n", disk,
+                        ofDisk - firstPresent, ofDisk);
+                assertThat(firstPresent).as("objects evicted from disk %d", disk).isPositive();
+                evicted += firstPresent;
             }
-            System.out.printf("raw-log fifo: %d of 200 objects of 100 KB kept in 8 MiB; %s%n", 200 - firstPresent,
-                    store.usage());
-            assertThat(firstPresent).isPositive();
-            assertThat(store.stats().evictions()).isEqualTo(firstPresent);
-            assertThat(store.usage().objectCount()).isEqualTo(200 - firstPresent);
+            assertThat(store.stats().evictions()).isEqualTo(evicted);
+            assertThat(store.usage().objectCount()).isEqualTo(200 - evicted);
         }
     }
 
@@ -63,7 +73,7 @@ class RawLogEvictionTest {
 
     private boolean hotObjectSurvives(RawLogConfig.Policy policy, Path where) throws Exception {
         RawLogConfig config = RawLogFixtures.config(where, 1, 8L << 20, 1L << 20, policy);
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             CacheKey hot = CacheKey.of("hot");
             StoreFixtures.put(store, hot, TestContent.seed(hot.value()), SIZE, 32_768);
             boolean alive = true;

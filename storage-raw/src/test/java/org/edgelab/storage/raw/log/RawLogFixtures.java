@@ -26,8 +26,8 @@ final class RawLogFixtures {
         return new RawLogConfig(paths, capacity, segment, policy, RawLogConfig.SyncMode.NONE, 0, false);
     }
 
-    static RawLogStore open(RawLogConfig config) throws IOException {
-        return RawLogStore.open("raw-log", config, SegmentChannels.FILES);
+    static RawLogShards open(RawLogConfig config) throws IOException {
+        return RawLogShards.open("raw-log", config, SegmentChannels.FILES);
     }
 
     /** Sizes used by the tests: 1 byte to ~300 KB, a pure function of the index. */
@@ -39,7 +39,7 @@ final class RawLogFixtures {
      * Looks the key up and reads it whole: EXACT if every byte matches (any wrong byte fails the
      * test), MISS if absent, CORRUPT if the engine reported it corrupt (it must then be a miss).
      */
-    static Outcome check(RawLogStore store, CacheKey key, long size) throws IOException {
+    static Outcome check(RawLogShards store, CacheKey key, long size) throws IOException {
         Optional<StoredObject> found = store.lookup(key);
         if (found.isEmpty()) {
             return Outcome.MISS;
@@ -71,7 +71,7 @@ final class RawLogFixtures {
     }
 
     /** Stores {@code n} objects {@code prefix0...} of {@code size} bytes, in pieces of 16 KiB. */
-    static void put(RawLogStore store, String prefix, int n, long size) throws IOException {
+    static void put(RawLogShards store, String prefix, int n, long size) throws IOException {
         for (int i = 0; i < n; i++) {
             CacheKey k = CacheKey.of(prefix + i);
             StoreFixtures.put(store, k, TestContent.seed(k.value()), size, 16_384);
@@ -79,7 +79,7 @@ final class RawLogFixtures {
     }
 
     /** How many of those objects are served whole and byte-exact; a miss, or a read cut by a failing disk, is not. */
-    static int served(RawLogStore store, String prefix, int n, long size) throws IOException {
+    static int served(RawLogShards store, String prefix, int n, long size) throws IOException {
         int exact = 0;
         for (int i = 0; i < n; i++) {
             CacheKey k = CacheKey.of(prefix + i);
@@ -95,7 +95,7 @@ final class RawLogFixtures {
     }
 
     /** Waits until the store's stats show disk {@code disk} in {@code state}; fails after {@code patience}. */
-    static void awaitState(RawLogStore store, int disk, String state, Duration patience) throws InterruptedException {
+    static void awaitState(RawLogShards store, int disk, String state, Duration patience) throws InterruptedException {
         long deadline = System.nanoTime() + patience.toNanos();
         while (!state.equals(store.stats().extra().get("disk." + disk + ".state"))) {
             if (System.nanoTime() > deadline) {

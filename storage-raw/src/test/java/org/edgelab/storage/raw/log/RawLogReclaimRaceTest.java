@@ -40,7 +40,7 @@ class RawLogReclaimRaceTest {
             return false; // never fails: the hook only runs store calls at a chosen point of a lookup
         });
         RawLogConfig config = RawLogFixtures.config(dir, 1, 8 * SEGMENT, SEGMENT, RawLogConfig.Policy.FIFO);
-        try (RawLogStore store = RawLogStore.open("raw-log", config, hooked)) {
+        try (RawLogShards store = RawLogShards.open("raw-log", config, hooked)) {
             CacheKey a = CacheKey.of("spans-two-segments");
             long size = 300_000; // the first segment holds its first extents, the second the rest and the commit
             long seed = TestContent.seed(a.value());
@@ -78,7 +78,7 @@ class RawLogReclaimRaceTest {
         }
     }
 
-    private static void putFiller(RawLogStore store, int i) throws IOException {
+    private static void putFiller(RawLogShards store, int i) throws IOException {
         CacheKey k = CacheKey.of("filler-" + i);
         StoreFixtures.put(store, k, TestContent.seed(k.value()), 20_000, 16_384);
     }

@@ -75,7 +75,7 @@ class RawLogRestartTest {
                 assertThat(store.usage().objectCount()).isEqualTo(OBJECTS);
                 for (int i = 0; i < OBJECTS; i += 997) {
                     CacheKey k = CacheKey.of("http://origin/object/" + i);
-                    assertThat(RawLogFixtures.check((RawLogStore) store, k, SIZE)).isEqualTo(RawLogFixtures.Outcome.EXACT);
+                    assertThat(RawLogFixtures.check((RawLogShards) store, k, SIZE)).isEqualTo(RawLogFixtures.Outcome.EXACT);
                 }
                 return elapsed;
             }
@@ -85,7 +85,7 @@ class RawLogRestartTest {
     @Test
     void objectsWrittenAfterTheLastCheckpointComeBackThroughTheScan() throws Exception {
         RawLogConfig config = RawLogFixtures.config(dir, 1, 32L << 20, 1L << 20, RawLogConfig.Policy.FIFO);
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             for (int i = 0; i < 40; i++) {
                 CacheKey k = CacheKey.of("before-" + i);
                 StoreFixtures.put(store, k, TestContent.seed(k.value()), RawLogFixtures.sizeOf(i), 20_000);
@@ -102,7 +102,7 @@ class RawLogRestartTest {
             // as if the process had died after the first checkpoint
             Files.copy(saved, dir.resolve("disk0").resolve(Checkpoint.FILE), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        try (RawLogStore store = RawLogFixtures.open(config)) {
+        try (RawLogShards store = RawLogFixtures.open(config)) {
             assertThat(store.lookup(CacheKey.of("before-0"))).as("removed after the checkpoint").isEmpty();
             for (int i = 1; i < 40; i++) {
                 assertThat(RawLogFixtures.check(store, CacheKey.of("before-" + i), RawLogFixtures.sizeOf(i)))

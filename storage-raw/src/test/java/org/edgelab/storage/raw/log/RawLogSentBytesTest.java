@@ -39,7 +39,7 @@ class RawLogSentBytesTest {
         RawLogConfig config = RawLogFixtures.config(dir, 1, 8 * SEGMENT, SEGMENT, RawLogConfig.Policy.FIFO);
         java.nio.file.Files.createDirectories(dir.resolve("disk0"));
         Optional<String> noHoles = FileSpace.unsupportedIn(dir.resolve("disk0"));
-        try (RawLogStore store = RawLogFixtures.open(config);
+        try (RawLogShards store = RawLogFixtures.open(config);
              ServerSocketChannel server = ServerSocketChannel.open()) {
             if (noHoles.isPresent()) {
                 // Where a reused segment cannot get fresh pages, nothing is sent zero-copy at all.
@@ -98,7 +98,7 @@ class RawLogSentBytesTest {
         // without hole punching, the store must not offer file slices.
         SegmentChannels wrapped = (disk, file) -> new FaultyChannel(SegmentChannels.FILES.open(disk, file), () -> false);
         RawLogConfig config = RawLogFixtures.config(dir, 1, 8 * SEGMENT, SEGMENT, RawLogConfig.Policy.FIFO);
-        try (RawLogStore store = RawLogStore.open("raw-log", config, wrapped)) {
+        try (RawLogShards store = RawLogShards.open("raw-log", config, wrapped)) {
             CacheKey k = CacheKey.of("copied");
             long seed = TestContent.seed(k.value());
             StoreFixtures.put(store, k, seed, 50_000, 16_384);

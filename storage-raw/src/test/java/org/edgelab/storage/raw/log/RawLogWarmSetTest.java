@@ -59,7 +59,7 @@ class RawLogWarmSetTest {
         int warm = (int) (WARM_BYTES / size);
         long coldBytesToWrite = WRAPS * (CAPACITY - WARM_BYTES);
         Random random = new Random(size);
-        try (RawLogStore store = RawLogStore.open(RawLogEngine.NAME, RawLogConfig.from(settings), SegmentChannels.FILES)) {
+        try (RawLogShards store = RawLogShards.open(RawLogEngine.NAME, RawLogConfig.from(settings), SegmentChannels.FILES)) {
             for (int i = 0; i < warm; i++) {
                 put(store, CacheKey.of("warm-" + i), size);
             }
@@ -91,12 +91,12 @@ class RawLogWarmSetTest {
         }
     }
 
-    private static void put(RawLogStore store, CacheKey k, long size) throws IOException {
+    private static void put(RawLogShards store, CacheKey k, long size) throws IOException {
         StoreFixtures.put(store, k, TestContent.seed(k.value()), size, 256 * 1024);
     }
 
     /** Looks the key up and, when found, reads a piece of it as a client would, checking the bytes. */
-    private static boolean hit(RawLogStore store, CacheKey k, long size) throws IOException {
+    private static boolean hit(RawLogShards store, CacheKey k, long size) throws IOException {
         Optional<StoredObject> found = store.lookup(k);
         if (found.isEmpty()) {
             return false;
