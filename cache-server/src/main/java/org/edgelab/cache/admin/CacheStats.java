@@ -56,6 +56,7 @@ public final class CacheStats {
     private final LongAdder bytesToClients = new LongAdder();
     private final LongAdder storeRefusals = new LongAdder();
     private final LongAdder storePassThroughs = new LongAdder();
+    private final LongAdder hitsResumedFromOrigin = new LongAdder();
     private final LongAdder truncatedResponses = new LongAdder();
     private final LongAdder openConnections = new LongAdder();
     private final LongAdder acceptedConnections = new LongAdder();
@@ -126,6 +127,14 @@ public final class CacheStats {
         storePassThroughs.increment();
     }
 
+    /**
+     * Counts a stored response whose stored bytes failed mid-body (a failed disk, a damaged extent) and whose rest was
+     * asked of the origin with a range request conditional on the stored validator.
+     */
+    public void hitResumedFromOrigin() {
+        hitsResumedFromOrigin.increment();
+    }
+
     /** Counts a response cut short (its connection closed before the body was complete). */
     public void truncated() {
         truncatedResponses.increment();
@@ -184,7 +193,7 @@ public final class CacheStats {
         return new Snapshot(requests.sum(), hits, count(Result.MISS), count(Result.PASS),
                 count(Result.HIT_COALESCED), revalidations.sum(), count(Result.HIT_STALE), originRequests.sum(),
                 originErrors.sum(), bytesFromCache.sum(), bytesFromOrigin.sum(), bytesToClients.sum(),
-                storeRefusals.sum(), storePassThroughs.sum(), truncatedResponses.sum(), openConnections.sum(),
+                storeRefusals.sum(), storePassThroughs.sum(), hitsResumedFromOrigin.sum(), truncatedResponses.sum(), openConnections.sum(),
                 acceptedConnections.sum(), results, classes, phases.summaries(), store.engineName(), store.usage(),
                 snakeCaseExtras(store.stats()), gaugeValues(),
                 upstreams.get());
@@ -230,6 +239,7 @@ public final class CacheStats {
             long bytesToClients,
             long storeRefusals,
             long storePassThroughs,
+            long hitsResumedFromOrigin,
             long truncatedResponses,
             long openConnections,
             long acceptedConnections,

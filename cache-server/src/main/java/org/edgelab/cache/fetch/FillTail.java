@@ -17,7 +17,7 @@ import java.util.ArrayDeque;
  * over, whatever happened. Thread-safe: state is guarded by this object's monitor; the listener
  * runs outside it.
  */
-public final class FillTail {
+public final class FillTail implements BodyTail {
 
     private final Fetch fetch;
     private final ArrayDeque<ByteBuf> pieces = new ArrayDeque<>();
@@ -121,21 +121,25 @@ public final class FillTail {
     // ---- the follower's side (its own loop)
 
     /** Whether the write failed and this tail carries the rest of the body. */
+    @Override
     public synchronized boolean isActive() {
         return start >= 0;
     }
 
     /** The body offset of the first piece, or -1 while the tail is idle. */
+    @Override
     public synchronized long start() {
         return start;
     }
 
     /** The body offset where the origin's body ended, or -1 while it goes on. */
+    @Override
     public synchronized long end() {
         return end;
     }
 
     /** Why the rest of the body cannot come, or null. */
+    @Override
     public synchronized Throwable failure() {
         if (failure == null && overWhileIdle) {
             failure = new java.io.IOException(fetch.idleTailReason());
@@ -144,6 +148,7 @@ public final class FillTail {
     }
 
     /** Takes the next piece (the caller owns it), or null when none is waiting. */
+    @Override
     public ByteBuf poll() {
         ByteBuf p;
         synchronized (this) {
@@ -158,6 +163,7 @@ public final class FillTail {
     }
 
     /** A number that changes with every change of the tail's state, for {@link #whenChangedSince}. */
+    @Override
     public synchronized long version() {
         return version;
     }
@@ -167,6 +173,7 @@ public final class FillTail {
      * (activation, a piece, the end, a failure): at once if it already has, else on the thread
      * that changes it. One listener at a time.
      */
+    @Override
     public void whenChangedSince(long seen, Runnable r) {
         boolean now;
         synchronized (this) {
@@ -181,6 +188,7 @@ public final class FillTail {
     }
 
     /** The follower is done with the fill (its response ended or was abandoned): releases what waits. Idempotent. */
+    @Override
     public void close() {
         synchronized (this) {
             if (closed) {

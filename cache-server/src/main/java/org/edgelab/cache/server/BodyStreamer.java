@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
-import org.edgelab.cache.fetch.FillTail;
+import org.edgelab.cache.fetch.BodyTail;
 import org.edgelab.cache.store.LoopStore;
 import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.StoreCall;
@@ -30,13 +30,23 @@ import org.edgelab.storage.api.WriteAbortedException;
  *
  * <p>A follower of a fill whose store write fails mid-object reads what was written from the store
  * and, from the offset where its reads end ({@link WriteAbortedException}), the rest of the body
- * from the fill's {@link FillTail}, the origin's own bytes: the response ends whole and byte-exact.
+ * from the fill's {@link org.edgelab.cache.fetch.FillTail}, the origin's own bytes: the response ends whole and
+ * byte-exact. A stored object whose bytes cannot be read once its response has begun (a disk that fails, an extent
+ * found damaged) is finished the same way, from a {@link Resumer}'s range request to the origin, where one is given.
  * Confined to the channel's event loop.
  */
 final class BodyStreamer {
 
     /** One piece of the body: an optional prefix (owned, e.g. a multipart part header) then bytes [start, end) of the object ({@code end} -1: to the object's end). */
     record Part(ByteBuf prefix, long start, long end) {
+    }
+
+    /**
+     * Asks the origin for bytes {@code [from, to)} of the object when its stored bytes stop coming mid-response;
+     * returns null when they cannot be asked for (no validator to make the request conditional on).
+     */
+    interface Resumer {
+        BodyTail resume(long from, long to);
     }
 
     /** Told once when the body was fully written (true) or abandoned (false), when nothing reads the object any more. */
@@ -56,7 +66,11 @@ final class BodyStreamer {
     private final WriteScheduler scheduler;
     private final LoopStore store;
     private final CompletionStage<Void> settled;
-    private final FillTail tail;
+    /** Where bytes come from once the stored ones stop: a follower's fill tail, or a resumed hit's origin range. */
+    private BodyTail tail;
+    private Resumer resumer;
+    /** A tail this streamer asked for (a resumed hit), closed when the body ends. */
+    private BodyTail ownedTail;
     private BodyReadAhead readAhead;
     /** The store write failed: bytes from {@link #tailFrom} on come from the tail. */
     private boolean tailMode;
@@ -88,7 +102,7 @@ final class BodyStreamer {
      */
     BodyStreamer(Channel channel, StoredObject object, List<Part> parts, ByteBuf trailer, LongConsumer bytesSent,
                  Completion completion, WriteScheduler scheduler, LoopStore store, CompletionStage<Void> settled,
-                 FillTail tail) {
+                 BodyTail tail) {
         this.settled = settled;
         this.tail = tail;
         this.channel = channel;
@@ -112,6 +126,19 @@ final class BodyStreamer {
     void holdHead(Runnable writeHead, Consumer<Throwable> unreadable) {
         this.heldHead = writeHead;
         this.unreadable = unreadable;
+    }
+
+    /**
+     * Lets a stored object's body, once its head is out, finish from the origin should its stored bytes fail
+     * (before {@link #start}; a single part only: a multipart response is cut as before).
+     */
+    void resumeWith(Resumer r) {
+        this.resumer = r;
+    }
+
+    /** Whether the body's rest came from the origin after its stored bytes failed. */
+    boolean resumed() {
+        return ownedTail != null;
     }
 
     /** Starts the body after its head was written (or held): now if the loop's turn has room, else in its turn. */
@@ -204,8 +231,11 @@ final class BodyStreamer {
                     continue;
                 }
                 if (complete) {
-                    fail(new IOException("stored object " + object.key() + " ends at " + available
-                            + ", before the announced end " + end));
+                    IOException early = new IOException("stored object " + object.key() + " ends at " + available
+                            + ", before the announced end " + end);
+                    if (!resume(early)) {
+                        fail(early);
+                    }
                     break;
                 }
                 awaitBytes(position + 1);
@@ -215,7 +245,7 @@ final class BodyStreamer {
                 channel.flush();
             }
         } catch (IOException | RuntimeException e) {
-            if (!enterTail(e)) {
+            if (!enterTail(e) && !resume(e)) {
                 fail(e);
             }
         }
@@ -239,6 +269,29 @@ final class BodyStreamer {
             }
         }
         return false;
+    }
+
+    /**
+     * The stored bytes failed ({@code cause}, an I/O error) after the head went out: asks the {@link Resumer} for the
+     * rest of the single part from the current position, and reads it as a tail. Returns false when there is no
+     * resumer, the failure is not an I/O error, nothing was sent yet (the caller answers otherwise), the response has
+     * several parts, or the origin cannot be asked.
+     */
+    private boolean resume(Throwable cause) {
+        if (resumer == null || tailMode || finished || heldHead != null || !(cause instanceof IOException)
+                || parts.size() != 1 || parts.get(0).end() < 0 || position >= parts.get(0).end()) {
+            return false;
+        }
+        BodyTail t = resumer.resume(position, parts.get(0).end());
+        if (t == null) {
+            return false;
+        }
+        tail = t;
+        ownedTail = t;
+        tailMode = true;
+        tailFrom = position;
+        tailPos = -1;
+        return true;
     }
 
     /**
@@ -469,6 +522,9 @@ final class BodyStreamer {
         if (tailPiece != null) {
             tailPiece.release();
             tailPiece = null;
+        }
+        if (ownedTail != null) {
+            ownedTail.close();
         }
         for (Part p : parts) {
             if (p.prefix() != null && p.prefix().refCnt() > 0) {

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletionStage;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.admin.CacheStats.Result;
 import org.edgelab.cache.admin.PhaseTimes;
+import org.edgelab.cache.fetch.BodyTail;
 import org.edgelab.cache.fetch.FillTail;
 import org.edgelab.cache.http.Freshness;
 import org.edgelab.cache.http.StoredConditionals;
@@ -34,7 +35,8 @@ import org.edgelab.storage.api.StoredObject;
  * The deliver step of a {@link RequestExchange}: answers the request from one stored object
  * (committed, or followed while it is written) — client conditionals (304, 412), ranges (206,
  * multipart, 416), HEAD, and the body through a {@link BodyStreamer} — and releases the object
- * when done. Owns the object from construction. Confined to the client channel's event loop.
+ * when done. A stored body whose bytes fail once its response has begun ends with the origin's bytes
+ * ({@link OriginRangeTail}) where the origin still has the same object, else it is cut. Owns the object from construction. Confined to the client channel's event loop.
  */
 final class Delivery {
 
@@ -200,7 +202,7 @@ final class Delivery {
         boolean lengthFramed = HttpUtil.isContentLengthSet(resp);
         streamer = new BodyStreamer(channel, object, parts, trailer, n -> {
             stats.bytesToClients(n);
-            if (fromCache) {
+            if (fromCache && !(streamer != null && streamer.resumed())) {
                 stats.bytesFromCache(n);
             }
         }, complete -> {
@@ -218,6 +220,15 @@ final class Delivery {
             // A stored object: its head waits for the first body bytes, so that damage the engine
             // finds in them makes this request a miss instead of a 200 cut before its first byte.
             streamer.holdHead(() -> firstWrite(resp), this::unreadable);
+            // Once the head is out, bytes the store can no longer give come from the origin, if it
+            // still has this very object (a range request conditional on the stored validator).
+            ObjectMetadata meta = object.metadata();
+            long length = object.availableLength();
+            streamer.resumeWith((from, to) -> OriginRangeTail.request(sc.origin(), channel.eventLoop(), request,
+                    sc.config().upstreamHost(), meta, from, to, length, stats).<BodyTail>map(t -> {
+                        stats.hitResumedFromOrigin();
+                        return t;
+                    }).orElse(null));
         } else {
             firstWrite(resp);
         }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * lmdb with {@code verify=always}, a real store whose value bytes in {@code data.mdb} are damaged
  * while the cache serves from it (or while it is stopped): damage found after the head and some
- * bytes went out cuts the reply (the client sees a truncated body, never a wrong byte completed);
+ * bytes went out ends the reply with the origin's bytes (a range request conditional on the stored
+ * ETag), or cuts it where the origin cannot give them (never a wrong byte completed);
  * damage found before the head is sent (at the lookup, or in the body's first bytes) is a clean
  * MISS on the same request. Either way the object is dropped and refetched from the origin.
  */
@@ -84,7 +85,8 @@ class LmdbVerifyAlwaysTest {
     }
 
     @Test
-    void damageFoundMidBodyCutsTheReplyDropsTheObjectAndTheNextRequestRefetchesIt(@TempDir Path dir) throws Exception {
+    void damageFoundMidBodyEndsTheReplyWithTheOriginsBytesDropsTheObjectAndTheNextRequestRefetchesIt(@TempDir Path dir)
+            throws Exception {
         try (Served s = Served.in(dir)) {
             OriginServer origin = s.origin();
             CacheServer cache = s.cache();
@@ -92,19 +94,35 @@ class LmdbVerifyAlwaysTest {
             damage(dir, "mid", 2_300_000);
             long originBefore = origin.stats().requests();
             try (RawHttp raw = new RawHttp(cache.port())) {
-                RawHttp.Response cut = get(raw, "mid");
+                assertThat(exact(raw, "mid", "the reply that finds the damage after its head")).isEqualTo("HIT");
+            }
+            assertThat(cache.stats().snapshot(s.store()).hitsResumedFromOrigin()).isEqualTo(1);
+            assertThat(cache.stats().snapshot(s.store()).truncatedResponses()).isZero();
+            assertThat(s.store().stats().corruptObjectsDropped()).isEqualTo(1);
+            try (RawHttp raw = new RawHttp(cache.port())) {
+                assertThat(exact(raw, "mid", "the request after the damage")).isEqualTo("MISS");
+                assertThat(exact(raw, "mid", "stored again")).isEqualTo("HIT");
+            }
+            assertThat(origin.stats().requests() - originBefore)
+                    .as("origin requests after the damage: the rest of the damaged reply, then the refetch").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void damageFoundMidBodyCutsTheReplyWhenTheOriginCannotGiveTheRest(@TempDir Path dir) throws Exception {
+        try (Served s = Served.in(dir)) {
+            fill(s.cache(), "gone");
+            damage(dir, "gone", 2_300_000);
+            s.origin().close();
+            try (RawHttp raw = new RawHttp(s.cache().port())) {
+                RawHttp.Response cut = get(raw, "gone");
                 assertThat(cut).as("the head went out before the damage was found").isNotNull();
                 assertThat(cut.status()).isEqualTo(200);
                 assertThat(cut.complete()).as("the reply is cut, never completed").isFalse();
                 assertThat(cut.body().length).isLessThan(2_300_000).isGreaterThan(0);
-                assertThat(verified("mid", 0, cut.body())).as("every byte sent is right").isTrue();
+                assertThat(verified("gone", 0, cut.body())).as("every byte sent is right").isTrue();
             }
-            assertThat(s.store().stats().corruptObjectsDropped()).isEqualTo(1);
-            try (RawHttp raw = new RawHttp(cache.port())) {
-                assertThat(exact(raw, "mid", "the request after the cut")).isEqualTo("MISS");
-                assertThat(exact(raw, "mid", "stored again")).isEqualTo("HIT");
-            }
-            assertThat(origin.stats().requests() - originBefore).as("origin requests after the damage").isEqualTo(1);
+            assertThat(s.cache().stats().snapshot(s.store()).truncatedResponses()).isEqualTo(1);
         }
     }
 
