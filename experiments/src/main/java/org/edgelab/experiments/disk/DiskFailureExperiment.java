@@ -94,7 +94,7 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             "errors_closed", "errors_integrity",
             "req_per_s_before", "hit_ratio_before", "hit_ratio_during", "hit_ratio_dip", "objects_before_failure",
             "objects_lost_with_disk", "failed_disk_share", "carry_on_s", "failed_disk_state", "disk_healed", "disk_back",
-            "heal_to_online_s", "heal_to_first_store_s",
+            "heal_to_online_s", "heal_to_first_store_s", "server_truncated_responses", "server_hits_resumed_from_origin",
             "objects_stored_max", "objects_stored_end", "stored_objects_lost", "file_system_full_refusals",
             "store_pass_throughs", "disks_online_at_end", "server_hits", "server_misses");
 
@@ -257,6 +257,10 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             methods.put("carry_on_s", "seconds from the failure to the end of the first whole second with req/s >= 90 % of"
                     + " the mean before it and no 5xx or cut response (server counts)");
             methods.put("disk_back", "whether the store shows the healed disk ONLINE at the end of the phase");
+            methods.put("server_truncated_responses", "EdgeLab's cache: responses it cut short since it started (its /stats"
+                    + " truncated_responses; the warm-up cuts none); server_hits_resumed_from_origin: stored replies whose"
+                    + " stored bytes failed mid-body and whose rest it asked of the origin with Range and If-Range"
+                    + " (hits_resumed_from_origin); a sendfile region the disk fails under is cut, not resumed");
             methods.put("heal_to_online_s", "seconds from the healed disk's mount (after e2fsck) until the store's /stats"
                     + " show it ONLINE again (polled every 50 ms); empty if it did not come back before the load ended");
             methods.put("heal_to_first_store_s", "seconds from the healed disk's mount until the store first committed an"
@@ -430,6 +434,9 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             v.put("heal_to_online_s", faults.since(faults.online));
             v.put("heal_to_first_store_s", faults.since(faults.firstStore));
             v.put("disks_online_at_end", end.map(j -> String.valueOf(onlineDisks(j))).orElse(""));
+            v.put("server_truncated_responses", end.map(j -> j.path("truncated_responses").asText("")).orElse(""));
+            v.put("server_hits_resumed_from_origin",
+                    end.map(j -> j.path("hits_resumed_from_origin").asText("")).orElse(""));
             say(String.format(Locale.ROOT, "  -> %.0f req/s, errors %d (5xx %d, integrity %d), hit ratio %s before, %s during,"
                             + " carry on %s s, failed disk %s, back after healing: %s (ONLINE %s s and first object stored %s s"
                             + " after its mount)", r.requestsPerSecond(), r.counters().totalErrors(),

@@ -61,7 +61,7 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
             new Setting("disks", null,
                     "comma-separated directories, one per disk, that hold the segment files (required; created if missing)"),
             new Setting("capacity", "1g",
-                    "total bytes of segment files, spread evenly over the disks (e.g. 100g)"),
+                    "total bytes of segment files, an even share on each disk, which keeps a log of its own (e.g. 100g)"),
             new Setting("segment-size", "auto",
                     "bytes per segment file, the unit of eviction (64 KiB to 1 TiB); auto = each disk's capacity/64 within [64k, 64m]"),
             new Setting("policy", "reinsert",

@@ -13,7 +13,8 @@ import org.edgelab.storage.api.StorageFullException;
  * this part there): one {@link Segment} per slot with an explicit {@link SlotState}, the free and
  * sealed queues, the active segment and its append position, and the generation counter.
  * Appends small records and grants extents in the active segment; when it is full it seals it and
- * activates a free slot, round-robin over the disks, and keeps one slot free by reclaiming the
+ * activates a free slot (on the next disk of its list; the engine gives each log one disk, see
+ * {@link RawLogShards}), and keeps one slot free by reclaiming the
  * oldest sealed one that nothing pins (the {@link Reclaimer} decides what becomes of its objects).
  *
  * <p>A full file system ends the active segment where a record could not be written (recovery
