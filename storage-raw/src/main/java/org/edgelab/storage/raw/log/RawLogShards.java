@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import org.edgelab.hashing.HashRing;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
@@ -26,9 +27,11 @@ import org.edgelab.units.ByteSize;
  * disks that are ONLINE (as Traffic Server hashes each object to one stripe and Varnish's MSE allocates each object in
  * one store). A failed disk so loses its own objects and no others: one log spread over every disk interleaved the
  * extents of concurrent writers, and a failure of one disk of two cost 86-92 % of 10 MB objects (disk-failure run,
- * 2026-12-06, docs/BENCHMARKS.md). While a disk is out its keys go to the next disks of their ring order, and return
- * to it, as misses, once it is taken back empty; only about 1/N of the keys move either way. A removal reaches every
- * disk, since a key may have been stored elsewhere while its disk was out.
+ * 2026-12-06, docs/BENCHMARKS.md). While a disk is out its keys go to the next disks of their ring order; once it is
+ * taken back empty they are stored on it again, and a miss there is looked up on the next ONLINE disk, where the key
+ * was stored meanwhile (counted once in {@code lookups}, and in {@code nextDiskLookups}); only about 1/N of the keys
+ * move either way.
+ * A removal reaches every disk, since a key may have been stored elsewhere while its disk was out.
  *
  * <p>Each disk's log keeps its own lock, index, checkpoint (in its directory) and disk probe, so writers and readers
  * of different disks never wait on one another. Thread-safe; calls block as the disk's log does (see
@@ -42,6 +45,9 @@ final class RawLogShards implements ObjectStore {
     private final String engineName;
     private final RawLogStore[] disks;
     private final HashRing ring;
+    /** Misses on a key's disk looked up again on the next ONLINE one, and how many were found there. */
+    private final LongAdder nextDiskLookups = new LongAdder();
+    private final LongAdder nextDiskHits = new LongAdder();
 
     private RawLogShards(String engineName, RawLogStore[] disks) {
         this.engineName = engineName;
@@ -126,9 +132,39 @@ final class RawLogShards implements ObjectStore {
         return disks[0].blockingCalls();
     }
 
+    /**
+     * Looks the key up on its disk and, on a miss there, on the next ONLINE disk of its ring order: where it was stored
+     * while its own disk was out, so that a disk taken back empty does not turn its keys into misses a second time.
+     */
     @Override
     public Optional<StoredObject> lookup(CacheKey key) throws IOException {
-        return disks[diskOf(key)].lookup(key);
+        int disk = diskOf(key);
+        Optional<StoredObject> found = disks[disk].lookup(key);
+        if (found.isPresent() || disks.length == 1) {
+            return found;
+        }
+        int next = nextOnline(key, disk);
+        if (next < 0) {
+            return found;
+        }
+        nextDiskLookups.increment();
+        Optional<StoredObject> there = disks[next].lookup(key);
+        if (there.isPresent()) {
+            nextDiskHits.increment();
+        }
+        return there;
+    }
+
+    /** The first ONLINE disk after {@code disk} in the key's ring order, or -1. */
+    private int nextOnline(CacheKey key, int disk) {
+        boolean after = false;
+        for (int d : ring.preferenceOfHash(key.hash64())) {
+            if (after && disks[d].online()) {
+                return d;
+            }
+            after |= d == disk;
+        }
+        return -1;
     }
 
     @Override
@@ -163,9 +199,15 @@ final class RawLogShards implements ObjectStore {
         return removed;
     }
 
+    /** Updates the object where {@link #lookup} finds it: on the key's disk, else on the next ONLINE one. */
     @Override
     public boolean updateMetadata(CacheKey key, ObjectMetadata metadata) throws IOException {
-        return disks[diskOf(key)].updateMetadata(key, metadata);
+        int disk = diskOf(key);
+        if (disks[disk].updateMetadata(key, metadata) || disks.length == 1) {
+            return true;
+        }
+        int next = nextOnline(key, disk);
+        return next >= 0 && disks[next].updateMetadata(key, metadata);
     }
 
     @Override
@@ -183,7 +225,7 @@ final class RawLogShards implements ObjectStore {
     }
 
     /**
-     * Every disk's log's counters added up; their extras with each {@code disk.0.*} renamed {@code disk.N.*} and
+     * Every disk's log's counters added up (a lookup asked of two disks counted once); their extras with each {@code disk.0.*} renamed {@code disk.N.*} and
      * {@code disk.N.objects} added, numbers added up (but the segment size, and the last checkpoint's time, the
      * latest), texts given once when every disk says the same and per disk otherwise.
      */
@@ -233,6 +275,9 @@ final class RawLogShards implements ObjectStore {
                 extra.put(t.getKey(), String.join("; ", perDisk));
             }
         }
+        named[0] -= nextDiskLookups.sum(); // one lookup of the store, though two disks were asked
+        extra.put("nextDiskLookups", nextDiskLookups.sum());
+        extra.put("nextDiskHits", nextDiskHits.sum());
         Object indexBytes = extra.get("indexBytes");
         extra.put("indexBytesPerObject", objects == 0 || !(indexBytes instanceof Long b) ? 0.0 : (double) b / objects);
         extra.put("objectsPlacement", "each object wholly on one disk (consistent hash of its key over the online"
