@@ -257,10 +257,11 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             methods.put("carry_on_s", "seconds from the failure to the end of the first whole second with req/s >= 90 % of"
                     + " the mean before it and no 5xx or cut response (server counts)");
             methods.put("disk_back", "whether the store shows the healed disk ONLINE at the end of the phase");
-            methods.put("server_truncated_responses", "EdgeLab's cache: responses it cut short since it started (its /stats"
-                    + " truncated_responses; the warm-up cuts none); server_hits_resumed_from_origin: stored replies whose"
-                    + " stored bytes failed mid-body and whose rest it asked of the origin with Range and If-Range"
-                    + " (hits_resumed_from_origin); a sendfile region the disk fails under is cut, not resumed");
+            methods.put("server_truncated_responses", "EdgeLab's cache, from its /stats at the end of the phase: responses"
+                    + " that ended before their last byte since it started (truncated_responses: the replies it cut, and"
+                    + " those whose client closed first, loadgen's open connections at the end of the load among them);"
+                    + " server_hits_resumed_from_origin: stored replies whose stored bytes failed mid-body and whose rest"
+                    + " it asked of the origin with Range and If-Range (hits_resumed_from_origin)");
             methods.put("heal_to_online_s", "seconds from the healed disk's mount (after e2fsck) until the store's /stats"
                     + " show it ONLINE again (polled every 50 ms); empty if it did not come back before the load ended");
             methods.put("heal_to_first_store_s", "seconds from the healed disk's mount until the store first committed an"
