@@ -58,6 +58,7 @@ public final class MemoryStore implements ObjectStore {
     private final Map<CacheKey, Entry> index = new HashMap<>();
     /** Guarded by {@link #lock}. */
     private final EvictionPolicy<CacheKey> policy;
+    private final long directMemoryLimit;
     /** Recycled chunks. Guarded by {@link #lock}. */
     private final ArrayDeque<ByteBuffer> freeChunks = new ArrayDeque<>();
     /** Chunks allocated so far (in use or free), at most {@link #maxChunks}. Guarded by {@link #lock}. */
@@ -66,6 +67,13 @@ public final class MemoryStore implements ObjectStore {
     private boolean closed;
 
     MemoryStore(long capacity, int chunkSize, String policyName, EvictionPolicy<CacheKey> policy) {
+        this(capacity, chunkSize, policyName, policy, Long.MAX_VALUE);
+    }
+
+    /** {@code directMemoryLimit}: the JVM's limit on direct memory, shown in the stats beside the capacity. */
+    MemoryStore(long capacity, int chunkSize, String policyName, EvictionPolicy<CacheKey> policy,
+                long directMemoryLimit) {
+        this.directMemoryLimit = directMemoryLimit;
         this.capacity = capacity;
         this.chunkSize = chunkSize;
         this.maxChunks = capacity / chunkSize;
@@ -168,7 +176,9 @@ public final class MemoryStore implements ObjectStore {
                 "policy", policyName,
                 "chunkSizeBytes", chunkSize,
                 "allocatedChunkBytes", allocated * chunkSize,
-                "freeChunkBytes", free * chunkSize));
+                "freeChunkBytes", free * chunkSize,
+                "directMemoryLimitBytes", directMemoryLimit,
+                "capacityFitsDirectMemory", capacity <= directMemoryLimit));
     }
 
     @Override

@@ -173,4 +173,21 @@ class MemoryStoreTest {
             assertThat(stat(s, "freeChunkBytes")).isEqualTo(stat(s, "allocatedChunkBytes"));
         }
     }
+
+    /**
+     * A capacity beyond the JVM's direct memory limit opens (a store refuses objects past the limit, it does not fail)
+     * but says so: a warning at open, and {@code capacityFitsDirectMemory} false in its stats.
+     */
+    @Test
+    void aCapacityBeyondTheDirectMemoryLimitIsShownInTheStats() throws Exception {
+        long limit = MemoryEngine.directMemoryLimit();
+        assertThat(limit).isPositive();
+        try (ObjectStore fits = StorageEngines.open("memory", PluginSettings.of("capacity", "1m"));
+             ObjectStore beyond = StorageEngines.open("memory",
+                     PluginSettings.of("capacity", Long.toString(limit + (1L << 30))))) {
+            assertThat(fits.stats().extra()).containsEntry("capacityFitsDirectMemory", true)
+                    .containsEntry("directMemoryLimitBytes", limit);
+            assertThat(beyond.stats().extra()).containsEntry("capacityFitsDirectMemory", false);
+        }
+    }
 }
