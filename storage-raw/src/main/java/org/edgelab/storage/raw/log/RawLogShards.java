@@ -203,8 +203,9 @@ final class RawLogShards implements ObjectStore {
     @Override
     public boolean updateMetadata(CacheKey key, ObjectMetadata metadata) throws IOException {
         int disk = diskOf(key);
-        if (disks[disk].updateMetadata(key, metadata) || disks.length == 1) {
-            return true;
+        boolean updated = disks[disk].updateMetadata(key, metadata);
+        if (updated || disks.length == 1) {
+            return updated;
         }
         int next = nextOnline(key, disk);
         return next >= 0 && disks[next].updateMetadata(key, metadata);
