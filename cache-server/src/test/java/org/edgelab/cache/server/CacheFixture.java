@@ -44,11 +44,6 @@ final class CacheFixture implements AutoCloseable {
         cache = CacheServer.start(b.build(), store);
     }
 
-    /** The directory the store lives in (null for the memory engine). */
-    java.nio.file.Path storeDir() {
-        return opened.dir();
-    }
-
     URI uri(String pathAndQuery) {
         return URI.create("http://127.0.0.1:" + cache.port() + pathAndQuery);
     }

@@ -13,10 +13,11 @@ import org.edgelab.storage.spi.AbstractStoredObject;
 import org.edgelab.storage.spi.WriteProgress;
 
 /**
- * A committed {@code raw-log} object opened for reading. Each extent is checked against its
- * CRC32C the first time this reference touches it, before any of its bytes are copied out or
- * offered as a {@link FileSlice}; a mismatch drops the object from the store and fails with
- * {@link CorruptObjectException}. Its segments stay pinned until {@link #close()}. Thread-safe.
+ * A committed {@code raw-log} object opened for reading. Unless the store trusts its bytes ({@code verify=once} for an
+ * object already checked or written by this process, or {@code verify=never}), each extent is checked against its
+ * CRC32C the first time this reference touches it, before any of its bytes are copied out or offered as a
+ * {@link FileSlice}; a mismatch drops the object from the store and fails with {@link CorruptObjectException}. Its
+ * segments stay pinned until {@link #close()}. Thread-safe.
  */
 final class LogReader extends AbstractStoredObject {
 
@@ -35,10 +36,10 @@ final class LogReader extends AbstractStoredObject {
      * A reader of {@code record}, whose extents lie in {@code segments} (pinned in {@code pins});
      * {@code dropCorrupt} drops the object from the store, given why, when its bytes fail verification;
      * {@code zeroCopy}: whether file slices may be offered (only where a reused segment gets fresh pages,
-     * see {@link Segment#discardPages}).
+     * see {@link Segment#discardPages}); {@code trusted}: whether its extents are served without being checked.
      */
     LogReader(CommitRecord record, Segment[] segments, PinSet pins, StoreCounters counters, Consumer<String> dropCorrupt,
-              boolean zeroCopy) {
+              boolean zeroCopy, boolean trusted) {
         super(WriteProgress.committed(record.key(), record.bodyLength()), record.metadata());
         this.zeroCopy = zeroCopy;
         this.record = record;
@@ -53,6 +54,9 @@ final class LogReader extends AbstractStoredObject {
             at += record.extents().get(i).length();
         }
         this.verified = new boolean[starts.length];
+        if (trusted) {
+            Arrays.fill(verified, true);
+        }
     }
 
     @Override

@@ -22,9 +22,25 @@ import org.edgelab.units.Durations;
  * @param directIo                 whether body extents are written with O_DIRECT (where supported)
  * @param readAhead                whether the kernel reads ahead in segment files once the store is open
  * @param diskProbeIntervalMillis  how often an OFFLINE disk is probed to be taken back; 0 never (until the next open)
+ * @param verify                   when extents are checked against their CRC32C as they are read
  */
 record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Policy policy, SyncMode sync,
-                    long checkpointIntervalMillis, boolean directIo, ReadAhead readAhead, long diskProbeIntervalMillis) {
+                    long checkpointIntervalMillis, boolean directIo, ReadAhead readAhead, long diskProbeIntervalMillis,
+                    Verify verify) {
+
+    /** When a reader checks an extent's bytes against its CRC32C before it serves or offers them. */
+    enum Verify {
+        /**
+         * An object found on disk at open is checked whole at its first lookup (a damaged one is a miss); after that,
+         * and for objects this process wrote (it checksummed them as it wrote), readers trust the bytes: a hit is
+         * then sent with {@code sendfile} without reading it into the process first. The default, as lmdb's.
+         */
+        ONCE,
+        /** Also every extent each reader touches, before its bytes leave (damage while the store runs is found). */
+        ALWAYS,
+        /** Never checked: to measure what checking costs. */
+        NEVER
+    }
 
     /** Eviction of a reclaimed segment. */
     enum Policy {
@@ -78,7 +94,12 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
             new Setting("disk-probe-interval", "1s",
                     "how often a disk that failed (OFFLINE) is probed: once its directory answers again (its layout"
                             + " file read, a small file written, forced and read back) it is taken back empty; 0 = never"
-                            + " while the store runs"));
+                            + " while the store runs"),
+            new Setting("verify", "once",
+                    "extent checksums: once = an object found at open is checked whole at its first lookup (a damaged one"
+                            + " is a miss), then trusted like those this process wrote, and hits go out by sendfile"
+                            + " unread; always = also every extent a reader touches, before its bytes leave; never = not"
+                            + " checked"));
 
     /** The default {@code disk-probe-interval}. */
     static final long DEFAULT_DISK_PROBE_MILLIS = 1000;
@@ -86,6 +107,7 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
     RawLogConfig {
         disks = List.copyOf(disks);
         java.util.Objects.requireNonNull(readAhead, "readAhead");
+        java.util.Objects.requireNonNull(verify, "verify");
         if (disks.isEmpty()) {
             throw new IllegalArgumentException("raw-log needs at least one disk directory");
         }
@@ -117,6 +139,19 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         }
     }
 
+    /** Settings with the default {@code verify=once}. */
+    RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Policy policy, SyncMode sync,
+                 long checkpointIntervalMillis, boolean directIo, ReadAhead readAhead, long diskProbeIntervalMillis) {
+        this(disks, capacityBytes, segmentSize, policy, sync, checkpointIntervalMillis, directIo, readAhead,
+                diskProbeIntervalMillis, Verify.ONCE);
+    }
+
+    /** Returns these settings with {@code verify} set. */
+    RawLogConfig withVerify(Verify v) {
+        return new RawLogConfig(disks, capacityBytes, segmentSize, policy, sync, checkpointIntervalMillis, directIo,
+                readAhead, diskProbeIntervalMillis, v);
+    }
+
     /** Settings with the default {@code disk-probe-interval=1s}. */
     RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Policy policy, SyncMode sync,
                  long checkpointIntervalMillis, boolean directIo, ReadAhead readAhead) {
@@ -127,7 +162,7 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
     /** Returns these settings with {@code disk-probe-interval} set to {@code millis}. */
     RawLogConfig withDiskProbeIntervalMillis(long millis) {
         return new RawLogConfig(disks, capacityBytes, segmentSize, policy, sync, checkpointIntervalMillis, directIo,
-                readAhead, millis);
+                readAhead, millis, verify);
     }
 
     /** Settings with the default {@code read-ahead=off}. */
@@ -144,7 +179,7 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
     /** Returns the settings of disk {@code d}'s own log: that one disk and an even share of the capacity. */
     RawLogConfig forDisk(int d) {
         return new RawLogConfig(List.of(disks.get(d)), capacityBytes / disks.size(), segmentSize, policy, sync,
-                checkpointIntervalMillis, directIo, readAhead, diskProbeIntervalMillis);
+                checkpointIntervalMillis, directIo, readAhead, diskProbeIntervalMillis, verify);
     }
 
     /** Parses and checks the settings; failures name the setting and what is accepted. */
@@ -169,7 +204,8 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
         boolean directIo = settings.bool("direct-io", false);
         ReadAhead readAhead = ReadAhead.parse(settings.string("read-ahead", "off"));
         long probe = millis("disk-probe-interval", settings.string("disk-probe-interval", "1s"));
-        return new RawLogConfig(disks, capacity, segment, policy, sync, interval, directIo, readAhead, probe);
+        Verify verify = choice("verify", settings.string("verify", "once"), Verify.class);
+        return new RawLogConfig(disks, capacity, segment, policy, sync, interval, directIo, readAhead, probe, verify);
     }
 
     private static <E extends Enum<E>> E choice(String name, String value, Class<E> type) {

@@ -62,11 +62,12 @@ import org.edgelab.units.ByteSize;
  * (in the page cache): the object survives a crash of the process. With {@code sync=commit} it
  * returns after an fsync of the object's segments, so it also survives a crash of the machine;
  * {@code interval} forces every second, {@code none} only before each checkpoint and at close.
- * Whatever the mode, every extent is verified against its CRC32C before its bytes are served or
- * offered as a file slice, and a damaged object is dropped (counted in corruptObjectsDropped) and
- * becomes a miss. An object this process did not write is verified whole at its first lookup, so
- * damage found after a restart makes that lookup a miss (a cache refetches it) instead of
- * failing a reader mid-reply. Restart loads the newest checkpoint and replays the log written after it,
+ * Every extent carries a CRC32C. An object this process did not write is verified whole at its first lookup (unless
+ * {@code verify=never}), so damage found after a restart makes that lookup a miss (a cache refetches it) instead of
+ * failing a reader mid-reply; a damaged object is dropped (counted in corruptObjectsDropped). With {@code verify=once}
+ * (the default) readers then trust it, as they trust what this process wrote, so a hit is offered as file slices
+ * without being read first; with {@code always} every reader checks each extent before its bytes are served or
+ * offered. Restart loads the newest checkpoint and replays the log written after it,
  * cutting each segment at its first invalid record.
  *
  * <p><b>Disks.</b> An I/O error on the disk marks it FAILING: its objects become misses and it takes
@@ -226,9 +227,11 @@ final class RawLogStore implements ObjectStore {
             return Optional.empty();
         }
         Opened o = opened.get();
+        RawLogConfig.Verify verify = config.verify();
+        boolean trusted = verify == RawLogConfig.Verify.NEVER || (verify == RawLogConfig.Verify.ONCE && o.verified());
         LogReader reader = new LogReader(o.record(), o.segments(), o.pins(), counters,
-                why -> dropCorrupt(key.hash64(), o.location(), why), zeroCopy == null);
-        if (!o.verified()) {
+                why -> dropCorrupt(key.hash64(), o.location(), why), zeroCopy == null, trusted);
+        if (!o.verified() && verify != RawLogConfig.Verify.NEVER) {
             // First lookup since the store opened: check the whole body now, so that damage makes
             // this lookup a miss rather than failing a reader whose reply has begun.
             try {
@@ -350,6 +353,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("directIo", direct.status());
             extra.put("zeroCopy", zeroCopy == null ? "sendfile (reused segments punched out first)" : "off: " + zeroCopy);
             extra.put("readAhead", config.readAhead().status());
+            extra.put("verify", config.verify().name().toLowerCase(Locale.ROOT));
             extra.put("indexBytes", index.allocatedBytes());
             extra.put("indexBytesPerObject", index.size() == 0 ? 0.0 : (double) index.allocatedBytes() / index.size());
             extra.put("reinsertedObjects", eviction.reinserted());

@@ -25,7 +25,7 @@ class RawLogEngineTest {
         assertThat(StorageEngines.names()).contains("raw-log");
         assertThat(StorageEngines.get("raw-log").settings()).extracting(Setting::name)
                 .containsExactly("disks", "capacity", "segment-size", "policy", "sync", "checkpoint-interval", "direct-io",
-                        "read-ahead", "disk-probe-interval");
+                        "read-ahead", "disk-probe-interval", "verify");
         try (ObjectStore store = StorageEngines.open("raw-log",
                 PluginSettings.of("disks", dir.resolve("a").toString(), "capacity", "64m"))) {
             assertThat(store.engineName()).isEqualTo("raw-log");
