@@ -180,11 +180,22 @@ final class RawLogShards implements ObjectStore {
 
     @Override
     public boolean remove(CacheKey key) throws IOException {
-        boolean removed = false;
+        boolean[] removed = {false};
+        onEveryDisk(disk -> removed[0] |= disk.remove(key));
+        return removed[0];
+    }
+
+    /** One call on one disk's log. */
+    private interface DiskCall {
+        void on(RawLogStore disk) throws IOException;
+    }
+
+    /** Makes {@code call} on every disk, whatever fails; then throws the first failure, the others suppressed in it. */
+    private void onEveryDisk(DiskCall call) throws IOException {
         IOException failed = null;
         for (RawLogStore disk : disks) {
             try {
-                removed |= disk.remove(key);
+                call.on(disk);
             } catch (IOException e) {
                 if (failed == null) {
                     failed = e;
@@ -196,7 +207,6 @@ final class RawLogShards implements ObjectStore {
         if (failed != null) {
             throw failed;
         }
-        return removed;
     }
 
     /** Updates the object where {@link #lookup} finds it: on the key's disk, else on the next ONLINE one. */
@@ -289,21 +299,7 @@ final class RawLogShards implements ObjectStore {
 
     @Override
     public void close() throws IOException {
-        IOException failed = null;
-        for (RawLogStore disk : disks) {
-            try {
-                disk.close();
-            } catch (IOException e) {
-                if (failed == null) {
-                    failed = e;
-                } else {
-                    failed.addSuppressed(e);
-                }
-            }
-        }
-        if (failed != null) {
-            throw failed;
-        }
+        onEveryDisk(RawLogStore::close);
     }
 
     /** Probes every OFFLINE disk now; returns how many were taken back (tests; each disk's log probes on its own). */
