@@ -55,14 +55,17 @@ public final class ProcessTarget implements Target {
     }
 
     /** The origin JVM's heap (it holds no objects: synthetic bodies are generated as they are sent). */
-    static final long ORIGIN_HEAP = 512L << 20;
+    public static final long ORIGIN_HEAP = 512L << 20;
     /** Heap and direct memory the cache needs beyond its memory tier (Netty buffers, index, JIT). */
     static final long HEADROOM = 128L << 20;
 
     private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
-    private static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://[0-9.]+:(\\d+)");
-    private static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://[0-9.]+:(\\d+) ");
-    private static final Pattern ADMIN_LINE = Pattern.compile("admin on http://127\\.0\\.0\\.1:(\\d+)/stats");
+    /** The origin JVM's line once it listens; group 1 is its port. */
+    public static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://[0-9.]+:(\\d+)");
+    /** The cache JVM's line once it listens; group 1 is its port. */
+    public static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://[0-9.]+:(\\d+) ");
+    /** The cache JVM's line once its admin port listens; group 1 is that port. */
+    public static final Pattern ADMIN_LINE = Pattern.compile("admin on http://127\\.0\\.0\\.1:(\\d+)/stats");
 
     @Override
     public String name() {

@@ -1,0 +1,161 @@
+package org.edgelab.experiments.netns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.HdrHistogram.HistogramLogReader;
+import org.edgelab.experiments.runner.KernelLinkRunTest;
+import org.edgelab.experiments.target.ServerBuild;
+import org.edgelab.experiments.target.ServerCounters;
+import org.edgelab.experiments.target.TargetContext;
+import org.edgelab.experiments.target.Targets;
+import org.edgelab.experiments.target.Topology;
+import org.edgelab.loadgen.LoadConfig;
+import org.edgelab.loadgen.LoadResult;
+import org.edgelab.loadgen.measure.LatencyLog;
+import org.edgelab.loadgen.workers.LocalWorkers;
+import org.edgelab.loadgen.workers.MergedLoad;
+import org.edgelab.loadgen.workload.MeasuredOnly;
+import org.edgelab.loadgen.workload.ObjectWorkload;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The netns cell CI runs (root): 3 load workers, 2 edges and 1 parent, each in its own network namespace with the
+ * origin in another, about 10 s of load. The merged figures are the workers' (counts summed, p99 of every sample), the
+ * workers start within 50 ms of each other, the parent absorbs the edges' refetches so the origin sends each object once,
+ * and every namespace and process is gone afterwards, also after a failed start.
+ */
+class NetnsTopologyTest {
+    /** 8 KB objects: 300 of them (2.4 MB) do not fit an edge of 1 MiB, which must refetch from the parent. */
+    private static final int OBJECTS = 300;
+
+    @TempDir
+    Path dir;
+
+    private static ServerBuild twoTiers(int workers) {
+        ServerBuild edge = new ServerBuild("edge-mem", "netns", "memory", Map.of("capacity", "1MiB"), Map.of());
+        ServerBuild parent = new ServerBuild("parent-mem", "netns", "memory", Map.of("capacity", "64MiB"), Map.of());
+        Topology topology = new Topology(workers, List.of(new Topology.Tier("edge", edge, 2, "parent"),
+                new Topology.Tier("parent", parent, 1, null)));
+        return new ServerBuild("two-tier", "netns", "memory", edge.settings(), Map.of("heap", "192m"), topology);
+    }
+
+    private TargetContext context(Duration startTimeout) throws IOException {
+        return new TargetContext(Files.createDirectories(dir.resolve("stores")), Files.createDirectories(dir.resolve("work")), 2, 0,
+                startTimeout);
+    }
+
+    @Test
+    void threeWorkersTwoEdgesOneParentMergedAsOneLoad() throws Exception {
+        KernelLinkRunTest.assumeKernelLinks();
+        NetnsTarget target = (NetnsTarget) Targets.get("netns");
+        ServerBuild build = twoTiers(3);
+        target.validate(build);
+        ObjectWorkload workload = ObjectWorkload.builder().objects(OBJECTS).sizes("8KB").targetHitRatio(1.0).namespace("cell").build();
+        List<String> namespaces;
+        Map<String, ServerCounters> before;
+        Map<String, ServerCounters> after;
+        LocalWorkers.Outcome run;
+        try (TopologyNodes nodes = (TopologyNodes) target.start(build, context(Duration.ofSeconds(120)))) {
+            namespaces = nodes.namespaces();
+            assertThat(namespaces).hasSize(1 + 1 + 3 + 3); // hub, origin, 2 edges and a parent, 3 workers
+            namespaces.forEach(n -> assertThat(Path.of("/var/run/netns", n)).exists());
+            WorkersLoad load = new WorkersLoad(nodes);
+            // the warm-up: every object once, through the edge the ring names, so the origin sends each once
+            LocalWorkers.Outcome warm = load.send(LoadConfig.builder().url(nodes.clientUri()).connections(12).threads(1)
+                    .duration(Duration.ofSeconds(60)).timeout(Duration.ofSeconds(20)).requests(OBJECTS)
+                    .workload(new MeasuredOnly(workload.warmUp())));
+            assertThat(warm.merged().counters().goodResponses()).isEqualTo(OBJECTS);
+            before = nodes.tierCounters();
+            assertThat(before.get("origin").requests()).isEqualTo(OBJECTS);
+            run = load.send(LoadConfig.builder().url(nodes.clientUri()).connections(12).threads(1)
+                    .duration(Duration.ofSeconds(10)).timeout(Duration.ofSeconds(20)).workload(new MeasuredOnly(workload)));
+            after = nodes.tierCounters();
+        }
+        MergedLoad merged = run.merged();
+
+        // every namespace removed, every process of the topology ended
+        namespaces.forEach(n -> assertThat(Path.of("/var/run/netns", n)).doesNotExist());
+
+        assertThat(run.workers()).hasSize(3);
+        long sum = run.workers().stream().mapToLong(r -> r.counters().completed()).sum();
+        assertThat(merged.requests()).isEqualTo(sum).isPositive();
+        assertThat(merged.counters().totalErrors()).isZero();
+        assertThat(merged.counters().goodResponses()).isEqualTo(sum); // every body verified byte by byte
+        assertThat(merged.ttlb().getTotalCount()).isEqualTo(sum);
+        List<Long> samples = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            samples.addAll(samples(run.workers().get(i), dir.resolve("w" + i + ".hlog")));
+        }
+        samples.sort(null);
+        assertThat((long) samples.size()).isEqualTo(sum);
+        long p99OfAll = samples.get((int) Math.ceil(0.99 * samples.size()) - 1);
+        long mergedP99 = merged.ttlb().getValueAtPercentile(99);
+        assertThat(merged.ttlb().valuesAreEquivalent(mergedP99, p99OfAll))
+                .as("merged p99 %d ns, p99 of all %d samples %d ns", mergedP99, samples.size(), p99OfAll).isTrue();
+        assertThat(merged.startSkew()).isLessThan(Duration.ofMillis(50));
+        assertThat(merged.windowSeconds()).isGreaterThan(9);
+
+        // the edges saw every request; too small for the set, they refetched from the parent, which had every object:
+        // the origin sent none again
+        long edgeRequests = after.get("edge").requests() - before.get("edge").requests();
+        long edgeMisses = after.get("edge").misses() - before.get("edge").misses();
+        long parentHits = after.get("parent").hits() - before.get("parent").hits();
+        // the edges also counted the requests the stop cut off in flight (sent, never completed)
+        assertThat(edgeRequests).isBetween(sum, merged.counters().sent());
+        assertThat(edgeMisses).isPositive();
+        assertThat(parentHits).isEqualTo(edgeMisses);
+        assertThat(after.get("parent").misses() - before.get("parent").misses()).isZero();
+        assertThat(after.get("origin").requests() - before.get("origin").requests()).isZero();
+    }
+
+    @Test
+    void aFailedStartRemovesEveryNamespace() throws Exception {
+        KernelLinkRunTest.assumeKernelLinks();
+        NetnsTarget target = (NetnsTarget) Targets.get("netns");
+        List<String> before = namespaces();
+        // no JVM answers within a millisecond: the start gives up, and removes what it made
+        assertThatThrownBy(() -> target.start(twoTiers(1), context(Duration.ofMillis(1)))).isInstanceOf(IOException.class);
+        assertThat(namespaces()).isEqualTo(before);
+    }
+
+    private static List<String> namespaces() throws IOException {
+        Path names = Path.of("/var/run/netns");
+        if (!Files.isDirectory(names)) {
+            return List.of();
+        }
+        try (var s = Files.list(names)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("edgelab-" + ProcessHandle.current().pid() + "-"))
+                    .sorted().toList();
+        }
+    }
+
+    /** Every TTLB sample worker {@code r} logged, interval by interval, read back from its {@code .hlog}. */
+    private static List<Long> samples(LoadResult r, Path hlog) throws IOException {
+        r.writeHlog(hlog, LatencyLog.Kind.TTLB);
+        List<Long> out = new ArrayList<>();
+        try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile())) {
+            EncodableHistogram interval;
+            while ((interval = reader.nextIntervalHistogram()) != null) {
+                for (HistogramIterationValue v : ((Histogram) interval).recordedValues()) {
+                    for (long c = 0; c < v.getCountAtValueIteratedTo(); c++) {
+                        out.add(v.getValueIteratedTo());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}
