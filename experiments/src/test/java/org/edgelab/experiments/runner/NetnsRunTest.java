@@ -1,0 +1,59 @@
+package org.edgelab.experiments.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code docs/topology-netns.yaml} through the runner (root), shortened: the row holds the merged load, the workers'
+ * own figures and every tier's counters, which agree with one another, and the namespaces are gone afterwards.
+ */
+class NetnsRunTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theDocsTopologyRunsAndItsRowHasEveryTier() throws IOException {
+        KernelLinkRunTest.assumeKernelLinks();
+        String yaml = Files.readString(Path.of("..", "docs", "topology-netns.yaml"))
+                .replace("duration: 10s", "duration: 3s").replace("settle: 10s", "settle: 2s");
+        Path file = dir.resolve("topology-netns.yaml");
+        Files.writeString(file, yaml);
+        Descriptor d = DescriptorLoader.load(file.toString(), false);
+        RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+        assertThat(result.complete()).isTrue();
+        List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));
+        assertThat(rows).hasSize(1);
+        ResultRow row = rows.get(0);
+        assertThat(row.get("target")).isEqualTo("netns");
+        assertThat(row.get("workers")).isEqualTo("3");
+        long requests = (long) row.number("requests");
+        assertThat(Arrays.stream(row.get("worker_requests").split(";")).mapToLong(Long::parseLong).sum()).isEqualTo(requests);
+        assertThat(requests).isPositive();
+        assertThat(row.number("errors_connect") + row.number("errors_integrity") + row.number("errors_status_5xx")).isZero();
+        assertThat(row.number("start_skew_ms")).isLessThan(50);
+        assertThat(row.number("req_per_s")).isPositive();
+        // the edge tier answered every request (and those cut off in flight by the stop)
+        assertThat(row.number("tier_edge_requests")).isGreaterThanOrEqualTo(requests);
+        assertThat(row.number("server_requests")).isEqualTo(row.number("tier_edge_requests"));
+        assertThat(row.number("tier_edge_hit_ratio")).isBetween(0.8, 1.0);
+        // what the edges missed went to the parent; what the parent missed, and only that, to the origin
+        assertThat(row.number("tier_parent_requests")).isEqualTo(row.number("tier_edge_misses"));
+        assertThat(row.number("tier_origin_requests")).isEqualTo(row.number("tier_parent_misses")).isPositive();
+        assertThat(row.number("tier_parent_bytes_from_upstream")).isEqualTo(row.number("tier_origin_bytes_to_clients"));
+        JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
+        assertThat(manifest.path("methods").path("tiers").asText()).contains("tier_<name>_requests").contains("_hit_ratio");
+        assertThat(KernelLinkRunTest.ownNamespaces()).isEmpty();
+    }
+}
