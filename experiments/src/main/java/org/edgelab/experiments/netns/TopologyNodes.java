@@ -43,7 +43,7 @@ import org.edgelab.origin.cli.OriginCommand;
  * namespaces. Thread-safe for reads; started and closed on one thread.
  */
 final class TopologyNodes implements RunningTarget {
-    static final String ORIGIN = "origin";
+    static final String ORIGIN = Topology.ORIGIN;
     static final int CACHE_PORT = 8080;
     static final int ADMIN_PORT = 9090;
     static final int ORIGIN_PORT = 8081;

@@ -29,8 +29,9 @@ public record Topology(int workers, List<Tier> tiers) {
     public record Tier(String name, ServerBuild build, int replicas, String parent) {
         /** Checks the name and the count. */
         public Tier {
-            if (name == null || !name.matches(NAME)) {
-                throw new IllegalArgumentException("a tier's name is 1-12 of [a-z0-9-], got '" + name + "'");
+            if (!validName(name)) {
+                throw new IllegalArgumentException("a tier's name is 1-12 of [a-z0-9-], a letter first, not '" + ORIGIN
+                        + "', got '" + name + "'");
             }
             if (replicas < 1) {
                 throw new IllegalArgumentException("tier " + name + " needs at least one replica, got " + replicas);
@@ -40,6 +41,13 @@ public record Topology(int workers, List<Tier> tiers) {
 
     /** A tier's name: short, as node names are built from it. */
     public static final String NAME = "[a-z][a-z0-9-]{0,11}";
+    /** The origin's name beside the tiers' (in per-tier figures), which no tier may take. */
+    public static final String ORIGIN = "origin";
+
+    /** Whether {@code name} can name a tier: {@link #NAME}, and not {@link #ORIGIN}. */
+    public static boolean validName(String name) {
+        return name != null && name.matches(NAME) && !name.equals(ORIGIN);
+    }
 
     /** Copies the list and checks the chain: see {@link #chainProblem}. */
     public Topology {

@@ -583,8 +583,9 @@ public final class DescriptorLoader {
             for (int j = 0; j < tiers.size(); j++) {
                 DescriptorSpec.TierSpec t = tiers.get(j);
                 String tp = pointer + "/tiers/" + j;
-                if (t == null || t.name() == null || !t.name().matches(Topology.NAME)) {
-                    throw at.error(tp + "/name", "every tier needs a name of 1-12 of [a-z0-9-] starting with a letter (edge, parent, ...)");
+                if (t == null || !Topology.validName(t.name())) {
+                    throw at.error(tp + "/name", "every tier needs a name of 1-12 of [a-z0-9-] starting with a letter (edge, parent, ...),"
+                            + " other than '" + Topology.ORIGIN + "'");
                 }
                 if (t.build() == null || !builds.containsKey(t.build())) {
                     throw at.error(tp + "/build", "tier '" + t.name() + "' names build '" + t.build() + "', which is not among builds: "
@@ -626,7 +627,14 @@ public final class DescriptorLoader {
                 DescriptorSpec.Server s = specs.get(i);
                 String pointer = "/servers/" + i;
                 if (s != null && s.topology() != null) {
-                    out.add(topologyServer(s, pointer, defaultTarget, defaultTargetSettings, builds, names));
+                    ServerBuild build = topologyServer(s, pointer, defaultTarget, defaultTargetSettings, builds, names);
+                    Optional<String> unavailable = Boolean.TRUE.equals(s.optional())
+                            ? Targets.get(build.target()).unavailableReason(build) : Optional.empty();
+                    if (unavailable.isPresent()) {
+                        notes.add("server '" + build.name() + "' skipped: " + unavailable.get());
+                    } else {
+                        out.add(build);
+                    }
                     continue;
                 }
                 if (s == null || s.engine() == null || s.engine().isBlank()) {

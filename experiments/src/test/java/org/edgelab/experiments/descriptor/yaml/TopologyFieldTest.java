@@ -121,6 +121,10 @@ class TopologyFieldTest {
         assertThat(engine.field()).isEqualTo("servers[0].target");
         assertThat(engine.getMessage()).contains("topology");
 
+        DescriptorException origin = files().failure("origin.yaml", topology("""
+                    - {name: origin, build: edge-mem}""", 1, 10));
+        assertThat(origin.field()).isEqualTo("servers[0].topology.tiers[0].name");
+
         DescriptorException client = files().failure("client.yaml", topology(TWO_TIERS, 1, 10) + "  client: wrk\n");
         assertThat(client.field()).isEqualTo("load.client");
     }
