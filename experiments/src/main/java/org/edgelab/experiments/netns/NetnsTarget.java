@@ -9,6 +9,7 @@ import java.util.Optional;
 import org.edgelab.experiments.process.ProcessCpu;
 import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.EdgeLabBuilds;
+import org.edgelab.experiments.target.ProcessTarget;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
@@ -71,7 +72,7 @@ public final class NetnsTarget implements Target {
             throw new BuildValidationException("topology", "the netns target runs a topology: give the build a topology: of"
                     + " workers and tiers");
         }
-        Settings.of(build.targetSettings());
+        Settings settings = Settings.of(build.targetSettings());
         Topology topology = build.topology();
         int nodes = 1 + topology.nodes() + topology.workers();
         if (nodes > Fabric.MAX_NODES) {
@@ -85,6 +86,7 @@ public final class NetnsTarget implements Target {
                 throw new BuildValidationException("topology/tiers/" + i + "/build", "build '" + topology.tiers().get(i).build().name()
                         + "': " + e.getMessage());
             }
+            ProcessTarget.requireHeapFits(topology.tiers().get(i).build(), settings.heapBytes(), "target_settings/" + HEAP);
         }
     }
 

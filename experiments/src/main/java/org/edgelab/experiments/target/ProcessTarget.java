@@ -118,9 +118,17 @@ public final class ProcessTarget implements Target {
             }
         });
         EdgeLabBuilds.validate(build);
+        requireHeapFits(build, heap, "target_settings");
+    }
+
+    /**
+     * Throws {@link BuildValidationException} on {@code field} when a cache JVM of {@code build} with {@code heap} bytes
+     * of heap (which also bounds direct memory) cannot hold its engine's memory tier and {@link #HEADROOM}.
+     */
+    public static void requireHeapFits(ServerBuild build, long heap, String field) {
         memoryTier(build).ifPresent(memory -> {
             if (memory + HEADROOM > heap) {
-                throw new BuildValidationException("target_settings", "the cache JVM's heap (" + ByteSize.format(heap)
+                throw new BuildValidationException(field, "the cache JVM's heap (" + ByteSize.format(heap)
                         + ", which also bounds the direct memory the memory tier lives in) must exceed the memory capacity ("
                         + ByteSize.format(memory) + ") by at least " + ByteSize.format(HEADROOM) + "; set target_settings heap, e.g. heap: "
                         + ((memory + HEADROOM + (1L << 30) - 1) >> 30) + "g");

@@ -125,6 +125,11 @@ class TopologyFieldTest {
                     - {name: origin, build: edge-mem}""", 1, 10));
         assertThat(origin.field()).isEqualTo("servers[0].topology.tiers[0].name");
 
+        DescriptorException heap = files().failure("heap.yaml", topology(TWO_TIERS, 1, 10)
+                .replace("    topology:", "    target_settings: {heap: 100m}\n    topology:"));
+        assertThat(heap.field()).isEqualTo("servers[0].target_settings.heap");
+        assertThat(heap.getMessage()).contains("must exceed the memory capacity");
+
         DescriptorException client = files().failure("client.yaml", topology(TWO_TIERS, 1, 10) + "  client: wrk\n");
         assertThat(client.field()).isEqualTo("load.client");
     }
