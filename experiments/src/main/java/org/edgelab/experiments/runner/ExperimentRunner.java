@@ -235,6 +235,10 @@ public final class ExperimentRunner {
         Workload warmUp = workload.warmUp();
         // a target whose own workers send the load (a topology's, in namespaces of their own) sends every run of it
         LoadClient own = target.ownLoad().orElse(null);
+        if (own != null) {
+            // its figures are made its own way (a divided load's req/s over the workers' common window): the manifest says how
+            manifest.cellDetail(cell.id(), "load_client", Map.of("name", own.name(), "method", own.method()));
+        }
         if (load.warmUp() && warmUp != null && !cell.server().engine().equals(ServerBuild.NO_CACHE)) {
             long objects = warmUp.size();
             int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));

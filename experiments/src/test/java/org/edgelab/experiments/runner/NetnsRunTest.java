@@ -54,6 +54,9 @@ class NetnsRunTest {
         assertThat(row.number("tier_parent_bytes_from_upstream")).isEqualTo(row.number("tier_origin_bytes_to_clients"));
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
         assertThat(manifest.path("methods").path("tiers").asText()).contains("tier_<name>_requests").contains("_hit_ratio");
+        JsonNode cell = manifest.path("cells").get(0);
+        assertThat(cell.path("load_client").path("name").asText()).isEqualTo("loadgen-workers");
+        assertThat(cell.path("load_client").path("method").asText()).contains("while every worker ran").contains("histograms added");
         assertThat(KernelLinkRunTest.ownNamespaces()).isEmpty();
     }
 }
