@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
@@ -98,7 +99,7 @@ final class MergedResult implements ClientResult {
         return added(LoadResult::loopDelay);
     }
 
-    private Histogram added(java.util.function.Function<LoadResult, Histogram> of) {
+    private Histogram added(Function<LoadResult, Histogram> of) {
         Histogram sum = new Histogram(3);
         outcome.workers().forEach(w -> sum.add(of.apply(w)));
         return sum;

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 import org.edgelab.cache.cli.ServeCommand;
@@ -183,7 +184,7 @@ final class TopologyNodes implements RunningTarget {
      * The index in {@link #edges()} of the edge a request target goes to: a consistent-hash ring over the edges'
      * {@code host:port}, by the target's path without its query, as a cache picks its upstream.
      */
-    java.util.function.ToIntFunction<String> edgeRouter() {
+    ToIntFunction<String> edgeRouter() {
         HashRing ring = new HashRing(edges().stream().map(URI::getAuthority).toList(), HashRing.DEFAULT_VIRTUAL_NODES);
         return target -> OriginClient.first(ring, target);
     }

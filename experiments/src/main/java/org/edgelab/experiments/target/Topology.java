@@ -2,6 +2,7 @@ package org.edgelab.experiments.target;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +117,7 @@ public record Topology(int workers, List<Tier> tiers) {
         if (names.isEmpty()) {
             return 0;
         }
-        Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (int i = 0; i < names.size(); i++) {
             if (!seen.add(names.get(i))) {
                 return i;
@@ -150,7 +151,7 @@ public record Topology(int workers, List<Tier> tiers) {
         }
         List<String> path = new ArrayList<>();
         String at = names.get(from);
-        Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         while (at != null) {
             path.add(at);
             if (!seen.add(at)) {
