@@ -1,17 +1,15 @@
 package org.edgelab.experiments.netns;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
 import org.edgelab.experiments.client.ClientResult;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.measure.Counters;
@@ -155,26 +153,36 @@ final class MergedResult implements ClientResult {
         return c;
     }
 
-    /** One interval, from the earliest real start to the latest end, holding the workers' histograms added. */
+    /**
+     * The workers' k-th report intervals added into one, for every k (they start at one barrier, so their k-th intervals
+     * cover the same second), each stamped from the earliest start to the latest end of the intervals it adds; every
+     * sample is in one interval, so the log's total is the merged histogram.
+     */
     @Override
     public boolean writeHlog(Path file, LatencyLog.Kind kind) throws IOException {
-        Histogram h = kind == LatencyLog.Kind.TTFB ? merged.ttfb().copy() : merged.ttlb().copy();
-        long start = outcome.workers().stream().mapToLong(w -> w.realStart().toEpochMilli()).min().orElseThrow();
-        long end = outcome.workers().stream().mapToLong(w -> w.end().toEpochMilli()).max().orElseThrow();
-        h.setStartTimeStamp(start);
-        h.setEndTimeStamp(Math.max(start, end));
-        try (OutputStream out = Files.newOutputStream(file); PrintStream print = new PrintStream(out, false, "US-ASCII")) {
-            HistogramLogWriter writer = new HistogramLogWriter(print);
-            writer.outputComment("EdgeLab loadgen " + kind + " in nanoseconds from each request's intended start: "
-                    + outcome.workers().size() + " workers' histograms added");
-            writer.outputLogFormatVersion();
-            writer.outputStartTime(start);
-            writer.outputBaseTime(start);
-            writer.setBaseTime(start);
-            writer.outputLegend();
-            writer.outputIntervalHistogram(h);
-            print.flush();
+        List<List<Histogram>> perWorker = outcome.workers().stream().map(w -> w.latencyLog().intervalHistograms(kind)).toList();
+        int count = perWorker.stream().mapToInt(List::size).max().orElse(0);
+        List<Histogram> added = new ArrayList<>(count);
+        for (int k = 0; k < count; k++) {
+            Histogram sum = new Histogram(3);
+            long start = Long.MAX_VALUE;
+            long end = Long.MIN_VALUE;
+            for (List<Histogram> intervals : perWorker) {
+                if (k < intervals.size()) {
+                    Histogram h = intervals.get(k);
+                    sum.add(h);
+                    start = Math.min(start, h.getStartTimeStamp());
+                    end = Math.max(end, h.getEndTimeStamp());
+                }
+            }
+            sum.setStartTimeStamp(start);
+            sum.setEndTimeStamp(end);
+            added.add(sum);
         }
+        long realStart = outcome.workers().stream().mapToLong(w -> w.realStart().toEpochMilli()).min().orElseThrow();
+        long barrier = outcome.workers().stream().mapToLong(w -> w.start().toEpochMilli()).min().orElseThrow();
+        LatencyLog.writeHlog(file, "EdgeLab loadgen " + kind + " in nanoseconds from each request's intended start: the k-th"
+                + " intervals of " + outcome.workers().size() + " workers added", realStart, barrier, added);
         return true;
     }
 }

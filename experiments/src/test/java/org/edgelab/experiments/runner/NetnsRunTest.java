@@ -10,6 +10,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.junit.jupiter.api.Test;
@@ -52,6 +55,19 @@ class NetnsRunTest {
         assertThat(row.number("tier_parent_requests")).isEqualTo(row.number("tier_edge_misses"));
         assertThat(row.number("tier_origin_requests")).isEqualTo(row.number("tier_parent_misses")).isPositive();
         assertThat(row.number("tier_parent_bytes_from_upstream")).isEqualTo(row.number("tier_origin_bytes_to_clients"));
+        // the row's .hlog: each second's intervals of the 3 workers added, every completed request in one of them
+        Histogram logged = new Histogram(3);
+        int intervals = 0;
+        try (HistogramLogReader reader = new HistogramLogReader(result.directory().resolve(row.get("hlog")).toFile())) {
+            EncodableHistogram interval;
+            while ((interval = reader.nextIntervalHistogram()) != null) {
+                logged.add((Histogram) interval);
+                intervals++;
+            }
+        }
+        assertThat(intervals).isBetween(2, 5);
+        assertThat(logged.getTotalCount()).isEqualTo(requests);
+        assertThat(logged.getValueAtPercentile(99) / 1e6).isCloseTo(row.number("ttlb_p99_ms"), org.assertj.core.api.Assertions.within(0.01));
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
         assertThat(manifest.path("methods").path("tiers").asText()).contains("tier_<name>_requests").contains("_hit_ratio");
         JsonNode cell = manifest.path("cells").get(0);
