@@ -51,8 +51,10 @@ class NetnsRunTest {
         assertThat(row.number("tier_edge_requests")).isGreaterThanOrEqualTo(requests);
         assertThat(row.number("server_requests")).isEqualTo(row.number("tier_edge_requests"));
         assertThat(row.number("tier_edge_hit_ratio")).isBetween(0.8, 1.0);
-        // what the edges missed went to the parent; what the parent missed, and only that, to the origin
-        assertThat(row.number("tier_parent_requests")).isEqualTo(row.number("tier_edge_misses"));
+        // what the edges missed went to the parent (and a miss the stop cut off in flight may have reached the parent
+        // uncounted by the edge); what the parent missed, and only that, to the origin
+        double cutOff = row.number("tier_edge_requests") - requests;
+        assertThat(row.number("tier_parent_requests")).isBetween(row.number("tier_edge_misses"), row.number("tier_edge_misses") + cutOff);
         assertThat(row.number("tier_origin_requests")).isEqualTo(row.number("tier_parent_misses")).isPositive();
         assertThat(row.number("tier_parent_bytes_from_upstream")).isEqualTo(row.number("tier_origin_bytes_to_clients"));
         // the row's .hlog: each second's intervals of the 3 workers added, every completed request in one of them
