@@ -60,7 +60,10 @@ public final class ResultColumns {
             "read_amplification", "write_amplification", "rss_peak_bytes", "cgroup_memory_peak_bytes",
             "page_cache_start_bytes", "diskstats_read_bytes", "diskstats_write_bytes",
             "link_rtt_ms", "link_rtt_min_ms", "link_down_bps", "link_up_bps", "link_drops", "link_late_mean_ms",
-            "link_late_max_ms",
+            "link_late_max_ms", "loadgen_loop_delay_p50_ms", "loadgen_loop_delay_p90_ms", "loadgen_loop_delay_p99_ms",
+            "loadgen_loop_delay_p999_ms", "server_jit_ms", "settle_jit_ms_per_s",
+            // a topology's load workers (its per-tier figures are TIER_PREFIX columns)
+            "workers", "start_skew_ms",
             // the restart kind's
             "kill_at_s", "hit_ratio_before", "hit_ratio_first_s", "hit_ratio_after", "outage_s", "restart_listen_s",
             "time_to_first_hit_s", "recovery_s", "gap_errors", "gap_errors_connect", "origin_bytes_before_kill",
@@ -77,7 +80,13 @@ public final class ResultColumns {
     public static final List<String> MEDIANS = List.of(
             "settle_s", "read_amplification", "write_amplification", "rss_peak_bytes", "cgroup_memory_peak_bytes",
             "page_cache_start_bytes", "device_read_bytes", "device_write_bytes", "memory_limit_bytes",
-            "link_rtt_ms", "link_down_bps", "link_up_bps", "link_drops");
+            "link_rtt_ms", "link_down_bps", "link_up_bps", "link_drops", "workers", "start_skew_ms");
+
+    /**
+     * The prefix of a topology's per-tier figures ({@code tier_edge_hit_ratio}, {@code tier_origin_requests}, ...), named
+     * after each descriptor's tiers: numeric, never dimensions, and given by {@link Summary} as medians over repetitions.
+     */
+    public static final String TIER_PREFIX = "tier_";
 
     /** Optional text columns: added as missing when a file lacks them. */
     public static final List<String> OPTIONAL_TEXT = List.of("power_source", HLOG_TTLB, HLOG_TTFB);
@@ -85,15 +94,20 @@ public final class ResultColumns {
     /** Text columns that are measurements or bookkeeping, not dimensions. */
     public static final Set<String> NOT_DIMENSIONS = Set.of(
             "cell", "repetition", "power_source", "cpu_method", HLOG_TTLB, HLOG_TTFB, SOURCE_DIR,
-            "search_capped", "limit", "recovered", "note", "memory_bound", "settle_max_reached");
+            "search_capped", "limit", "recovered", "note", "memory_bound", "settle_max_reached", "worker_requests");
 
     private ResultColumns() {
+    }
+
+    /** Whether column {@code name} is a numeric measurement: one of {@link #NUMERIC}, or a per-tier figure ({@link #TIER_PREFIX}). */
+    public static boolean isNumeric(String name) {
+        return NUMERIC.contains(name) || name.startsWith(TIER_PREFIX);
     }
 
     /** The columns of {@code results} that are dimensions of the matrix (experiment, server, engine, sizes...), in file order. */
     public static List<String> dimensions(Table results) {
         return results.columnNames().stream()
-                .filter(name -> !NUMERIC.contains(name) && !NOT_DIMENSIONS.contains(name))
+                .filter(name -> !isNumeric(name) && !NOT_DIMENSIONS.contains(name))
                 .toList();
     }
 

@@ -59,7 +59,7 @@ public final class ResultSet {
         Table table;
         try {
             table = Table.read().usingOptions(CsvReadOptions.builder(resultsCsv.toFile())
-                    .columnTypes(name -> ResultColumns.NUMERIC.contains(name) ? ColumnType.DOUBLE : ColumnType.STRING)
+                    .columnTypes(name -> ResultColumns.isNumeric(name) ? ColumnType.DOUBLE : ColumnType.STRING)
                     .missingValueIndicator("")
                     .tableName(resultsCsv.toString()));
         } catch (RuntimeException e) {

@@ -45,7 +45,8 @@ public final class Summary {
      * {@code req_per_s}, {@code throughput_gbps}, {@code goodput_gbps} as median with {@code _min} and {@code _max} over
      * repetitions; {@code errors_total} (sum of every {@code errors_*} column); {@code cpu_s_per_gb}, {@code power_w},
      * {@code req_per_s_per_watt}, {@code gbps_per_watt} and {@link ResultColumns#MEDIANS} (the server's memory and
-     * I/O, the settle's length, the link's figures: medians); {@code success_rate} (1 - errors / requests, summed over
+     * I/O, the settle's length, the link's figures, a topology's workers and start skew: medians) and a topology's
+     * per-tier figures ({@link ResultColumns#TIER_PREFIX}: medians); {@code success_rate} (1 - errors / requests, summed over
      * repetitions); {@code ttfb_mean_ms}, {@code ttfb_p50_ms}, {@code ttfb_p90_ms}, {@code ttfb_p99_ms},
      * {@code ttfb_p999_ms}, {@code ttfb_max_ms} and the same for ttlb, from merged histograms. When the results hold
      * video-streams measurements ({@link ResultColumns#STREAM_COLUMNS}) these follow: {@code streams_sustained} with
@@ -88,7 +89,8 @@ public final class Summary {
         out.addColumns(repetitions);
         boolean streams = results.containsColumn("streams_sustained")
                 && results.doubleColumn("streams_sustained").countMissing() < results.rowCount();
-        List<String> numeric = numericColumns(streams);
+        List<String> numeric = numericColumns(streams, results.columnNames().stream()
+                .filter(c -> c.startsWith(ResultColumns.TIER_PREFIX)).toList());
         for (String name : numeric) {
             out.addColumns(DoubleColumn.create(name));
         }
@@ -144,6 +146,11 @@ public final class Summary {
             for (String column : ResultColumns.MEDIANS) {
                 values.put(column, median(group, column, 1));
             }
+            for (String column : results.columnNames()) {
+                if (column.startsWith(ResultColumns.TIER_PREFIX)) {
+                    values.put(column, median(group, column, 1));
+                }
+            }
             if (streams) {
                 streams(values, group);
             }
@@ -189,7 +196,7 @@ public final class Summary {
                 + " repetitions: streams_sustained is a lower bound";
     }
 
-    private static List<String> numericColumns(boolean streams) {
+    private static List<String> numericColumns(boolean streams, List<String> tiers) {
         List<String> names = new ArrayList<>(List.of("hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests",
                 "ttfb_hit_p50_ms", "ttfb_hit_p99_ms", "ttfb_miss_p50_ms", "ttfb_miss_p99_ms"));
         for (String metric : List.of("req_per_s", "throughput_gbps", "goodput_gbps")) {
@@ -197,6 +204,7 @@ public final class Summary {
         }
         names.addAll(List.of("errors_total", "success_rate", "cpu_s_per_gb", "power_w", "req_per_s_per_watt", "gbps_per_watt"));
         names.addAll(ResultColumns.MEDIANS);
+        names.addAll(tiers);
         for (String kind : List.of("ttfb", "ttlb")) {
             names.add(kind + "_mean_ms");
             PERCENTILES.keySet().forEach(suffix -> names.add(kind + "_" + suffix + "_ms"));

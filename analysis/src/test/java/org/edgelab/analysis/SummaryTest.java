@@ -75,6 +75,31 @@ class SummaryTest {
     }
 
     @Test
+    void aTopologysTierWorkerAndLoopFiguresAreMediansNotDimensions() throws Exception {
+        // Read as dimensions, each repetition's tier counts and loop delay made a group of its own (found at a3a7a28).
+        TestResults.writeCsv(dir, List.of(
+                TestResults.row("cell=c", "repetition=1", "server=two-tier", "req_per_s=100", "tier_edge_hit_ratio=0.9",
+                        "tier_origin_requests=50", "workers=3", "start_skew_ms=0.6", "worker_requests=10;11;12",
+                        "loadgen_loop_delay_p99_ms=3.1"),
+                TestResults.row("cell=c", "repetition=2", "server=two-tier", "req_per_s=110", "tier_edge_hit_ratio=0.8",
+                        "tier_origin_requests=70", "workers=3", "start_skew_ms=0.4", "worker_requests=12;11;13",
+                        "loadgen_loop_delay_p99_ms=1.2"),
+                TestResults.row("cell=c", "repetition=3", "server=two-tier", "req_per_s=120", "tier_edge_hit_ratio=0.95",
+                        "tier_origin_requests=60", "workers=3", "start_skew_ms=0.5", "worker_requests=9;9;9",
+                        "loadgen_loop_delay_p99_ms=2.0")));
+        Table results = ResultSet.load(dir);
+
+        assertThat(ResultColumns.dimensions(results)).contains("server").doesNotContain("tier_edge_hit_ratio",
+                "tier_origin_requests", "workers", "start_skew_ms", "worker_requests", "loadgen_loop_delay_p99_ms");
+        Table summary = Summary.withoutLatency(results, "server");
+        assertThat(summary.rowCount()).isEqualTo(1);
+        assertThat(summary.doubleColumn("tier_edge_hit_ratio").getDouble(0)).isEqualTo(0.9);
+        assertThat(summary.doubleColumn("tier_origin_requests").getDouble(0)).isEqualTo(60);
+        assertThat(summary.doubleColumn("start_skew_ms").getDouble(0)).isEqualTo(0.5);
+        assertThat(summary.doubleColumn("workers").getDouble(0)).isEqualTo(3);
+    }
+
+    @Test
     void mediansSpreadsAndErrorTotals() throws Exception {
         Table summary = Summary.by(twoUnevenRepetitions(), "engine");
 

@@ -37,6 +37,17 @@ class ModuleLayeringTest {
                     "org.edgelab.transport..", "org.edgelab.http..", "org.edgelab.commandline..")
             .because("storage-api and the engines must stay Netty-free at run time (README, Layout)");
 
+    /**
+     * Targets are plugins found by name ({@code Targets}): the runner, the descriptors and the Target SPI never use the
+     * classes of the netns target (nor it theirs beyond the SPI), so a topology runs through the same calls as any target.
+     */
+    @ArchTest
+    static final ArchRule runnerFindsTheNetnsTargetByName = noClasses()
+            .that().resideInAnyPackage("org.edgelab.experiments.runner..", "org.edgelab.experiments.descriptor..",
+                    "org.edgelab.experiments.target..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.edgelab.experiments.netns..")
+            .because("targets are plugins found by name through the one registry (README, Layout)");
+
     /** Engines reach one another only by name through the engine registry, never by class. */
     @ArchTest
     static final ArchRule enginesDoNotUseEachOthersClasses = enginesApart();

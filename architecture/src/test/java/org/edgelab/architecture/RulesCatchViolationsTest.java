@@ -54,6 +54,17 @@ class RulesCatchViolationsTest {
     }
 
     @Test
+    void theRunnerNamingTheNetnsTargetsClassBreaksTheByNameRule() {
+        assertThatCode(() -> ModuleLayeringTest.runnerFindsTheNetnsTargetByName.check(classes(
+                org.edgelab.experiments.runner.ExperimentRunner.class, org.edgelab.experiments.netns.NetnsTarget.class)))
+                .doesNotThrowAnyException();
+        assertThatThrownBy(() -> ModuleLayeringTest.runnerFindsTheNetnsTargetByName.check(classes(
+                org.edgelab.experiments.runner.archfixture.NamesTheNetnsTarget.class, org.edgelab.experiments.netns.NetnsTarget.class)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("NamesTheNetnsTarget").hasMessageContaining("NetnsTarget");
+    }
+
+    @Test
     void twoPackagesUsingEachOtherBreakTheCycleRule() {
         assertThatThrownBy(() -> PackageCyclesTest.noCyclesIn(Module.PEERS).check(classes(A.class, B.class)))
                 .isInstanceOf(AssertionError.class).hasMessageContaining("Cycle detected");

@@ -46,6 +46,7 @@ public final class LoadConfig {
     private final Segment segment;
     private final Instant startAt;
     private final StopSignal stopSignal;
+    private final Shards shards;
 
     private LoadConfig(Builder b) {
         this.url = b.url;
@@ -69,9 +70,10 @@ public final class LoadConfig {
         this.segment = b.segment;
         this.startAt = b.startAt;
         this.stopSignal = b.stopSignal;
+        this.shards = b.shards;
     }
 
-    private LoadConfig(LoadConfig o, Segment segment, Instant startAt) {
+    private LoadConfig(LoadConfig o, Segment segment, Instant startAt, IntervalListener onInterval) {
         this.url = o.url;
         this.connections = o.connections;
         this.threads = o.threads;
@@ -87,13 +89,14 @@ public final class LoadConfig {
         this.reportInterval = o.reportInterval;
         this.lateThreshold = o.lateThreshold;
         this.warmUp = o.warmUp;
-        this.onInterval = o.onInterval;
+        this.onInterval = onInterval;
         this.headers = o.headers;
         this.hostHeader = o.hostHeader;
         Segment.checkConnections(segment.count(), connections);
         this.segment = segment;
         this.startAt = startAt;
         this.stopSignal = o.stopSignal;
+        this.shards = o.shards;
     }
 
     /**
@@ -101,7 +104,13 @@ public final class LoadConfig {
      * throws IllegalArgumentException when there are fewer connections than workers.
      */
     public LoadConfig withSegment(Segment segment, Instant startAt) {
-        return new LoadConfig(this, Objects.requireNonNull(segment, "segment"), startAt);
+        return new LoadConfig(this, Objects.requireNonNull(segment, "segment"), startAt, onInterval);
+    }
+
+    /** {@link #withSegment(Segment, Instant)} whose report intervals go to {@code listener} instead (null: nobody). */
+    public LoadConfig withSegment(Segment segment, Instant startAt, IntervalListener listener) {
+        return new LoadConfig(this, Objects.requireNonNull(segment, "segment"), startAt,
+                listener == null ? IntervalListener.NONE : listener);
     }
 
     /**
@@ -124,6 +133,14 @@ public final class LoadConfig {
     /** What ends the measured run before its duration when given; empty: only the duration and the bound end it. */
     public Optional<StopSignal> stopSignal() {
         return Optional.ofNullable(stopSignal);
+    }
+
+    /**
+     * The servers the load is spread over by request path, each request to the one the router names (their Host header
+     * the load's, from {@link #url()} or {@code -H}); empty when every request goes to {@link #url()}.
+     */
+    public Optional<Shards> shards() {
+        return Optional.ofNullable(shards);
     }
 
     /** Told the requests completed in each report interval of every phase (default: nobody). */
@@ -265,8 +282,21 @@ public final class LoadConfig {
         private Segment segment = Segment.WHOLE;
         private Instant startAt;
         private StopSignal stopSignal;
+        private Shards shards;
 
         private Builder() {
+        }
+
+        /**
+         * Spreads the load over {@code shards}' servers by request path (null: every request to the URL); the URL, if
+         * not set, becomes the first server's, and gives the Host header of every request unless {@code -H} gives one.
+         */
+        public Builder shards(Shards shards) {
+            this.shards = shards;
+            if (shards != null && url == null) {
+                url(shards.servers().get(0));
+            }
+            return this;
         }
 
         /**

@@ -33,7 +33,7 @@ public final class LoadRunner {
      * {@link LoadConfig#warmUp()} of unrecorded load. Returns the pass's outcome, or null when the workload has none.
      */
     public static LoadEngine.Outcome warmUp(LoadConfig config) throws InterruptedException {
-        InetSocketAddress address = address(config);
+        LoadEngine.Destination address = destination(config);
         String host = host(config);
         LoadEngine.Outcome warmUp = null;
         Workload warm = config.workload().warmUp();
@@ -60,7 +60,7 @@ public final class LoadRunner {
     private static LoadResult measure(LoadConfig config, LoadEngine.Outcome warmUp) throws InterruptedException {
         Segment segment = config.segment();
         int connections = segment.connections(config.connections());
-        LoadEngine.Outcome measured = LoadEngine.run(new LoadEngine.Phase(address(config), host(config), config.headers(),
+        LoadEngine.Outcome measured = LoadEngine.run(new LoadEngine.Phase(destination(config), host(config), config.headers(),
                 connections, Math.min(config.threads(), connections), config.duration(), segment.requests(config.requests()),
                 config.timeout(), segment.schedule(config.schedule()), segment.workload(config.workload()), config.link(),
                 config.verify(), segment.seed(config.seed()), config.reportInterval(), config.lateThreshold(),
@@ -69,11 +69,19 @@ public final class LoadRunner {
         return new LoadResult(config, measured, warmUp, target);
     }
 
-    private static InetSocketAddress address(LoadConfig config) {
-        InetSocketAddress address = new InetSocketAddress(config.url().getHost(),
-                config.url().getPort() < 0 ? 80 : config.url().getPort());
+    /** The load's server, or its shards' servers with their router. */
+    private static LoadEngine.Destination destination(LoadConfig config) {
+        if (config.shards().isEmpty()) {
+            return LoadEngine.Destination.of(address(config.url()));
+        }
+        Shards shards = config.shards().get();
+        return new LoadEngine.Destination(shards.servers().stream().map(LoadRunner::address).toList(), shards.router());
+    }
+
+    private static InetSocketAddress address(java.net.URI url) {
+        InetSocketAddress address = new InetSocketAddress(url.getHost(), url.getPort() < 0 ? 80 : url.getPort());
         if (address.isUnresolved()) {
-            throw new IllegalArgumentException("cannot resolve host '" + config.url().getHost() + "'");
+            throw new IllegalArgumentException("cannot resolve host '" + url.getHost() + "'");
         }
         return address;
     }

@@ -108,8 +108,11 @@ public final class OriginClient implements AutoCloseable {
         return bounds < 0 ? "/" : target.substring((int) (bounds >>> 32), (int) bounds);
     }
 
-    /** {@code ring.first(path(target))}, without copying the path out of the target. */
-    static int first(HashRing ring, String target) {
+    /**
+     * {@code ring.first(path(target))}, without copying the path out of the target: the node a request target goes to,
+     * by its path without the query, as the cache picks an upstream (a load that shards edges by path uses it too).
+     */
+    public static int first(HashRing ring, String target) {
         long bounds = pathBounds(target);
         return bounds < 0 ? ring.first("/") : ring.first(target, (int) (bounds >>> 32), (int) bounds);
     }

@@ -88,6 +88,14 @@ public interface ClientResult {
     }
 
     /**
+     * Figures only this client gives, as result columns by name (e.g. a divided load's {@code workers} and
+     * {@code start_skew_ms}); empty for most clients.
+     */
+    default Map<String, String> columns() {
+        return Map.of();
+    }
+
+    /**
      * Writes the {@code kind} latencies as an HdrHistogram log ({@code .hlog}, nanoseconds) and returns true,
      * or returns false, writing nothing, when the client has no such figures.
      */

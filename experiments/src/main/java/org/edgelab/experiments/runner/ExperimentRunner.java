@@ -132,6 +132,9 @@ public final class ExperimentRunner {
                 + " run kept the link busy (headers included; their counters read every " + LinkSampler.PERIOD.toMillis()
                 + " ms, an interval busy when it carried at least " + Math.round(LinkSampler.BUSY_SHARE * 100)
                 + " % of the cap towards the client); link_late_mean_ms/link_late_max_ms say how far past its delay the delay line sent packets");
+        if (descriptor.servers().stream().anyMatch(ServerBuild::hasTopology)) {
+            methods.put("tiers", TierColumns.METHOD);
+        }
         methods.put("throughput", "throughput_bps and goodput_bps are bits per second; bytes counts all bytes received");
         methods.put("memory", Manifest.MEMORY_NOTE);
         methods.put("io", Manifest.IO_NOTE);
@@ -158,7 +161,10 @@ public final class ExperimentRunner {
         CellLoop.Outcome outcome;
         try {
             outcome = CellLoop.run(cells, finished, manifest, directory, progress::note,
-                    cell -> ResultsCsv.append(csv, runCell(cell)));
+                    cell -> {
+                        List<ResultRow> rows = runCell(cell);
+                        ResultsCsv.append(csv, ResultsCsv.columns(ResultsCsv.COLUMNS, rows), rows);
+                    });
         } finally {
             progress.close();
         }
@@ -227,25 +233,46 @@ public final class ExperimentRunner {
         int threads = Math.min(load.threads(), cell.connections());
         progress.phase(cell, rep, "warm-up");
         Workload warmUp = workload.warmUp();
+        // a target whose own workers send the load (a topology's, in namespaces of their own) sends every run of it
+        LoadClient own = target.ownLoad().orElse(null);
+        if (own != null) {
+            // its figures are made its own way (a divided load's req/s over the workers' common window): the manifest says how
+            manifest.cellDetail(cell.id(), "load_client", Map.of("name", own.name(), "method", own.method()));
+        }
         if (load.warmUp() && warmUp != null && !cell.server().engine().equals(ServerBuild.NO_CACHE)) {
             long objects = warmUp.size();
             int warmConnections = (int) Math.max(1, Math.min(cell.connections(), objects));
-            LoadConfig warmConfig = LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
-                    .threads(Math.min(threads, warmConnections)).duration(max(Duration.ofSeconds(60), load.duration().multipliedBy(4)))
-                    .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L)
-                    .onInterval(progress::interval).build();
-            LoadResult warm = link.onClient(() -> LoadRunner.run(warmConfig));
-            if (warm.counters().goodResponses() < objects) {
-                progress.note("warm-up of " + cell.id() + " fetched " + warm.counters().goodResponses() + " of " + objects
-                        + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
+            if (own != null) {
+                ClientRun warmRun = new ClientRun(target.clientUri(), new MeasuredOnly(warmUp), warmConnections,
+                        Math.min(threads, warmConnections), max(Duration.ofSeconds(60), load.duration().multipliedBy(4)), objects,
+                        load.timeout(), null, LinkEmulation.NONE, target.syntheticContent(), seed ^ 0x5bd1e995L,
+                        directory.resolve("targets").resolve(cell.fileName()), "r" + rep + "-warm-up", PluginSettings.EMPTY,
+                        progress::interval);
+                ClientResult warm = link.onClient(() -> own.run(warmRun));
+                long failed = warm.errors().values().stream().mapToLong(Long::longValue).sum();
+                if (warm.requests() - failed < objects) {
+                    progress.note("warm-up of " + cell.id() + " fetched " + (warm.requests() - failed) + " of " + objects
+                            + " objects intact (errors " + warm.errors() + "); the hit ratio may fall short");
+                }
+            } else {
+                LoadConfig warmConfig = LoadConfig.builder().url(target.clientUri()).connections(warmConnections)
+                        .threads(Math.min(threads, warmConnections)).duration(max(Duration.ofSeconds(60), load.duration().multipliedBy(4)))
+                        .timeout(load.timeout()).requests(objects).workload(new MeasuredOnly(warmUp)).seed(seed ^ 0x5bd1e995L)
+                        .onInterval(progress::interval).build();
+                LoadResult warm = link.onClient(() -> LoadRunner.run(warmConfig));
+                if (warm.counters().goodResponses() < objects) {
+                    progress.note("warm-up of " + cell.id() + " fetched " + warm.counters().goodResponses() + " of " + objects
+                            + " objects intact (errors " + warm.counters().errorsByClass() + "); the hit ratio may fall short");
+                }
             }
         }
-        LoadClient client = LoadClients.get(cell.client().kind());
+        LoadClient client = own != null ? own : LoadClients.get(cell.client().kind());
         Map<String, String> settleColumns = settle(client, target, link, cell, workload, seed, rep, settles);
         // the per-second series (series.csv) of the measured run, where the client reports intervals
         ClientRun measured = clientRun(target, link, cell, workload, load.duration(), load.requests(), seed, "r" + rep,
                 IntervalListener.both(progress::interval, series.phase(rep, "measured").listener()));
         ServerCounters before = link.onServer(() -> SettledCounters.read(target));
+        Map<String, ServerCounters> tiersBefore = link.onServer(target::tierCounters);
         long jitBefore = link.onServer(() -> jitMillis(target));
         CpuSample cpuBefore = target.cpu();
         CellResources.Sample resourcesBefore = resources.sample(target);
@@ -256,6 +283,7 @@ public final class ExperimentRunner {
         ClientResult result = link.onClient(() -> client.run(measured));
         Map<String, String> linkColumns = link.columns(result);
         ServerCounters after = link.onServer(() -> SettledCounters.read(target));
+        Map<String, ServerCounters> tiersAfter = link.onServer(target::tierCounters);
         long jitAfter = link.onServer(() -> jitMillis(target));
         CpuSample cpuAfter = target.cpu();
         CellResources.Sample resourcesAfter = resources.sample(target);
@@ -269,6 +297,8 @@ public final class ExperimentRunner {
         Map<String, String> values = new LinkedHashMap<>(row.values());
         values.put("server_jit_ms", jitBefore < 0 || jitAfter < 0 ? "" : String.valueOf(jitAfter - jitBefore));
         values.putAll(settleColumns);
+        values.putAll(TierColumns.of(tiersBefore, tiersAfter));
+        values.putAll(result.columns());
         values.putAll(linkColumns);
         values.putAll(resources.columns(resourcesBefore, resourcesAfter, result.bytes(),
                 origin ? after.bytesFromOrigin() - before.bytesFromOrigin() : -1));

@@ -63,6 +63,16 @@ public final class ResultsCsv {
     private ResultsCsv() {
     }
 
+    /**
+     * {@code columns} followed by every other column the rows hold, in the order first met (a topology's per-tier
+     * columns, a client's own figures).
+     */
+    public static List<String> columns(List<String> columns, List<ResultRow> rows) {
+        java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(columns);
+        rows.forEach(r -> all.addAll(r.values().keySet()));
+        return List.copyOf(all);
+    }
+
     /** Appends {@code rows} to {@code file} with the matrix {@link #COLUMNS}, writing the header first if the file is new or empty. */
     public static void append(Path file, List<ResultRow> rows) throws IOException {
         append(file, COLUMNS, rows);

@@ -38,7 +38,7 @@ public final class JvmCommand {
      * The command running {@code mainClass} with {@code args}, limited to {@code heapBytes} of heap (0: the
      * JVM's default) and pinned to {@code cpus} (a {@code taskset -c} list) when present.
      */
-    static List<String> forMain(String mainClass, long heapBytes, Optional<String> cpus, List<String> args) {
+    public static List<String> forMain(String mainClass, long heapBytes, Optional<String> cpus, List<String> args) {
         List<String> command = new ArrayList<>();
         cpus.ifPresent(list -> {
             command.add(Executables.find("taskset").map(Path::toString).orElse("taskset"));

@@ -55,14 +55,17 @@ public final class ProcessTarget implements Target {
     }
 
     /** The origin JVM's heap (it holds no objects: synthetic bodies are generated as they are sent). */
-    static final long ORIGIN_HEAP = 512L << 20;
+    public static final long ORIGIN_HEAP = 512L << 20;
     /** Heap and direct memory the cache needs beyond its memory tier (Netty buffers, index, JIT). */
     static final long HEADROOM = 128L << 20;
 
     private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
-    private static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://[0-9.]+:(\\d+)");
-    private static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://[0-9.]+:(\\d+) ");
-    private static final Pattern ADMIN_LINE = Pattern.compile("admin on http://127\\.0\\.0\\.1:(\\d+)/stats");
+    /** The origin JVM's line once it listens; group 1 is its port. */
+    public static final Pattern ORIGIN_LINE = Pattern.compile("edgelab origin on http://[0-9.]+:(\\d+)");
+    /** The cache JVM's line once it listens; group 1 is its port. */
+    public static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://[0-9.]+:(\\d+) ");
+    /** The cache JVM's line once its admin port listens; group 1 is that port. */
+    public static final Pattern ADMIN_LINE = Pattern.compile("admin on http://127\\.0\\.0\\.1:(\\d+)/stats");
 
     @Override
     public String name() {
@@ -115,9 +118,17 @@ public final class ProcessTarget implements Target {
             }
         });
         EdgeLabBuilds.validate(build);
+        requireHeapFits(build, heap, "target_settings");
+    }
+
+    /**
+     * Throws {@link BuildValidationException} on {@code field} when a cache JVM of {@code build} with {@code heap} bytes
+     * of heap (which also bounds direct memory) cannot hold its engine's memory tier and {@link #HEADROOM}.
+     */
+    public static void requireHeapFits(ServerBuild build, long heap, String field) {
         memoryTier(build).ifPresent(memory -> {
             if (memory + HEADROOM > heap) {
-                throw new BuildValidationException("target_settings", "the cache JVM's heap (" + ByteSize.format(heap)
+                throw new BuildValidationException(field, "the cache JVM's heap (" + ByteSize.format(heap)
                         + ", which also bounds the direct memory the memory tier lives in) must exceed the memory capacity ("
                         + ByteSize.format(memory) + ") by at least " + ByteSize.format(HEADROOM) + "; set target_settings heap, e.g. heap: "
                         + ((memory + HEADROOM + (1L << 30) - 1) >> 30) + "g");

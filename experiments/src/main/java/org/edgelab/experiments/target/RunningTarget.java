@@ -48,6 +48,23 @@ public interface RunningTarget extends AutoCloseable {
     }
 
     /**
+     * The client that sends this cell's loads (the warm-up, a settle and the measured runs) from where the target's own
+     * load workers run, instead of the descriptor's client in the runner's link; empty for every target but one that
+     * runs a {@link Topology} (its workers in namespaces of their own).
+     */
+    default Optional<org.edgelab.experiments.client.LoadClient> ownLoad() {
+        return Optional.empty();
+    }
+
+    /**
+     * The counters of each cache tier (its replicas' {@code /stats} summed) and then of the origin ({@code origin}), read
+     * now, by name in order from the edge; empty for one cache in front of one origin. May block on the admin ports.
+     */
+    default java.util.Map<String, ServerCounters> tierCounters() throws IOException {
+        return java.util.Map.of();
+    }
+
+    /**
      * The server under test as a process this target can kill and start again on the same store and port (the
      * {@code restart} experiment); empty where it cannot (embedded: the runner's own JVM; a server it did not start).
      */

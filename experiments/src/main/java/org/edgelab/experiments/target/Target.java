@@ -84,6 +84,14 @@ public interface Target extends NamedPlugin {
         return false;
     }
 
+    /**
+     * Whether the target runs builds with a {@link Topology} (tiers of caches and load workers of its own, the load
+     * sent through {@link RunningTarget#ownLoad()}); a topology on any other target fails as the descriptor loads.
+     */
+    default boolean runsTopologies() {
+        return false;
+    }
+
     /** Whether the build keeps objects on disk (the power model counts the profile's disks as active). */
     default boolean usesDisk(ServerBuild build) {
         return EdgeLabBuilds.usesDisk(build);

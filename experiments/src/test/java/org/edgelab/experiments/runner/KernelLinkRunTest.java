@@ -30,13 +30,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Cells behind a kernel link on the embedded and process targets: shaped, delayed, measured, and cleaned up. */
-class KernelLinkRunTest {
+public class KernelLinkRunTest {
     private static final long RATE = 200_000_000L;
 
     @TempDir
     Path dir;
 
-    private static void assumeKernelLinks() {
+    /** Skips where namespaces cannot be made, or fails when {@code EDGELAB_REQUIRE_ROOT=1}; call first. */
+    public static void assumeKernelLinks() {
         Optional<String> reason = KernelSupport.unavailableReason();
         if (reason.isPresent() && KernelSupport.rootRequired()) {
             fail(KernelSupport.REQUIRE_ROOT + "=1 but " + reason.get());
@@ -50,7 +51,8 @@ class KernelLinkRunTest {
         return DescriptorLoader.load(file.toString(), false);
     }
 
-    private static List<String> ownNamespaces() throws IOException {
+    /** The namespaces this JVM made that still exist. */
+    static List<String> ownNamespaces() throws IOException {
         Path names = Path.of("/var/run/netns");
         if (!Files.isDirectory(names)) {
             return List.of();

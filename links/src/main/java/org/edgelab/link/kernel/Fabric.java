@@ -29,6 +29,8 @@ import java.util.function.Consumer;
 public final class Fabric implements AutoCloseable {
     /** The MTU of every veth and the TUN device: 64 KiB packets keep a 10 Gbit/s link at tens of thousands of packets per second. */
     public static final int MTU = 65535;
+    /** The most nodes one fabric holds (the delay line's table, less the hub). */
+    public static final int MAX_NODES = DelayLine.MAX_NODES - 1;
     static final String NODE_DEVICE = "el0";
     static final String TUN_DEVICE = "dl0";
     private static final int ROUTE_TABLE = 100;
@@ -76,8 +78,8 @@ public final class Fabric implements AutoCloseable {
             if (nodes.putIfAbsent(node.name(), node) != null) {
                 throw new IllegalArgumentException("node " + node.name() + " given twice");
             }
-            if (nodes.size() > DelayLine.MAX_NODES - 1) {
-                throw new IllegalArgumentException("a fabric holds at most " + (DelayLine.MAX_NODES - 1) + " nodes");
+            if (nodes.size() > MAX_NODES) {
+                throw new IllegalArgumentException("a fabric holds at most " + MAX_NODES + " nodes");
             }
             return this;
         }

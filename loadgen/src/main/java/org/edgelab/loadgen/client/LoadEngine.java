@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.EventLoop;
@@ -58,11 +59,33 @@ public final class LoadEngine {
      * Settings of one phase; {@code startAt} is the start barrier, the wall-clock instant the phase starts at after
      * its connections are open (null: at once); {@code stop} ends it before its duration when given (null: none).
      */
-    public record Phase(InetSocketAddress address, String hostHeader, List<String> headers, int connections, int threads,
+    public record Phase(Destination destination, String hostHeader, List<String> headers, int connections, int threads,
                         Duration duration, long requestBound, Duration timeout, Schedule schedule,
                         Workload workload, LinkEmulation link, boolean verify, long seed,
                         Duration reportInterval, Duration lateThreshold, IntervalListener listener, Instant startAt,
                         StopSignal stop) {
+    }
+
+    /**
+     * Where a phase's requests go: one server, or several with a router that names the index of each request target's
+     * server ({@link org.edgelab.loadgen.Shards}). Immutable; the router must be pure and never block.
+     *
+     * @param addresses the servers, at least one
+     * @param router    the index in {@code addresses} of a request target's server
+     */
+    public record Destination(List<InetSocketAddress> addresses, ToIntFunction<String> router) {
+        /** Copies the list; checks it is not empty. */
+        public Destination {
+            addresses = List.copyOf(addresses);
+            if (addresses.isEmpty()) {
+                throw new IllegalArgumentException("a load needs at least one server");
+            }
+        }
+
+        /** Every request to {@code address}. */
+        public static Destination of(InetSocketAddress address) {
+            return new Destination(List.of(address), path -> 0);
+        }
     }
 
     /**
@@ -98,7 +121,10 @@ public final class LoadEngine {
                 metrics.add(new LoopMetrics());
                 connections.add(new ArrayList<>());
             }
-            Bootstrap template = HttpConnection.bootstrap(group, phase.address(), phase.timeout());
+            List<Bootstrap> templates = new ArrayList<>();
+            for (InetSocketAddress address : phase.destination().addresses()) {
+                templates.add(HttpConnection.bootstrap(group, address, phase.timeout()));
+            }
             HttpConnection.Settings settings = new HttpConnection.Settings(phase.hostHeader(), phase.headers(), phase.timeout().toNanos(),
                     phase.lateThreshold().toNanos(), phase.verify(), link);
 
@@ -169,7 +195,17 @@ public final class LoadEngine {
             for (int c = 0; c < phase.connections(); c++) {
                 int l = c % loops.size();
                 RunDriver driver = new RunDriver(control, workload.newGenerator(phase.seed() * 1_000_003L + c));
-                fresh.get(l).add(new HttpConnection(driver, metrics.get(l), loops.get(l), template, settings));
+                if (templates.size() == 1) {
+                    fresh.get(l).add(new HttpConnection(driver, metrics.get(l), loops.get(l), templates.get(0), settings));
+                    continue;
+                }
+                // spread by path: a connection to each server, one request at a time among them, on one loop
+                ShardedDriver sharded = new ShardedDriver(driver, phase.destination().router(), templates.size());
+                for (int s = 0; s < templates.size(); s++) {
+                    HttpConnection member = new HttpConnection(sharded.member(s), metrics.get(l), loops.get(l), templates.get(s), settings);
+                    sharded.connection(s, member);
+                    fresh.get(l).add(member);
+                }
             }
             LoopDelay delayProbe = LoopDelay.start(group, LOOP_DELAY_PERIOD, loopDelay::recordValue);
             List<io.netty.util.concurrent.Future<?>> started = new ArrayList<>();

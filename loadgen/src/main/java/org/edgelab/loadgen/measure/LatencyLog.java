@@ -143,18 +143,38 @@ public final class LatencyLog {
 
     /** Writes the interval histograms of {@code kind} as an HdrHistogram log (values in nanoseconds). */
     public synchronized void writeHlog(Path file, Kind kind) throws IOException {
+        writeHlog(file, "EdgeLab loadgen " + kind + " in nanoseconds from each request's intended start", realStartEpochMillis,
+                startEpochMillis, intervalHistograms(kind));
+    }
+
+    /** The interval histograms of {@code kind} in order, each a copy with its start and end time stamps (epoch ms). */
+    public synchronized List<Histogram> intervalHistograms(Kind kind) {
+        List<Histogram> out = new ArrayList<>(intervals.size());
+        for (Interval interval : intervals) {
+            Histogram h = decompress(kind == Kind.TTFB ? interval.ttfb() : interval.ttlb());
+            h.setStartTimeStamp(interval.startMillis());
+            h.setEndTimeStamp(interval.endMillis());
+            out.add(h);
+        }
+        return out;
+    }
+
+    /**
+     * Writes time-stamped {@code intervals} as an HdrHistogram log in the order HdrHistogram's readers expect: the
+     * comment, the format version, {@code startMillis} as StartTime (a run's real start), {@code baseMillis} as BaseTime,
+     * the legend, then the intervals. Blocks for the file.
+     */
+    public static void writeHlog(Path file, String comment, long startMillis, long baseMillis, List<Histogram> intervals)
+            throws IOException {
         try (OutputStream out = Files.newOutputStream(file); PrintStream print = new PrintStream(out, false, "US-ASCII")) {
             HistogramLogWriter writer = new HistogramLogWriter(print);
-            writer.outputComment("EdgeLab loadgen " + kind + " in nanoseconds from each request's intended start");
+            writer.outputComment(comment);
             writer.outputLogFormatVersion();
-            writer.outputStartTime(realStartEpochMillis);
-            writer.outputBaseTime(startEpochMillis);
-            writer.setBaseTime(startEpochMillis);
+            writer.outputStartTime(startMillis);
+            writer.outputBaseTime(baseMillis);
+            writer.setBaseTime(baseMillis);
             writer.outputLegend();
-            for (Interval interval : intervals) {
-                Histogram h = decompress(kind == Kind.TTFB ? interval.ttfb() : interval.ttlb());
-                h.setStartTimeStamp(interval.startMillis());
-                h.setEndTimeStamp(interval.endMillis());
+            for (Histogram h : intervals) {
                 writer.outputIntervalHistogram(h);
             }
             print.flush();

@@ -48,9 +48,11 @@ import org.edgelab.experiments.power.PowerModels;
 import org.edgelab.experiments.runner.ExperimentKinds;
 import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.target.BuildValidationException;
+import org.edgelab.experiments.target.EdgeLabBuilds;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
 import org.edgelab.experiments.target.Targets;
+import org.edgelab.experiments.target.Topology;
 import org.edgelab.experiments.workload.WorkloadPlugin;
 import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.loadgen.RateSchedule;
@@ -443,17 +445,19 @@ public final class DescriptorLoader {
             } catch (SettingException e) {
                 throw at.error("/settings/" + e.key(), e.getMessage());
             }
-            List<ServerBuild> servers = servers(spec.servers(), target, targetSettings, notes);
+            Map<String, ServerBuild> builds = builds(spec.builds());
+            List<ServerBuild> servers = servers(spec.servers(), target, targetSettings, builds, notes);
             if (targetOverride == null && spec.target() == null && besidePeers(servers)) {
                 // Like with like: the builds that run (peers that are installed) have processes of their own, so EdgeLab's do too.
                 target = Targets.BESIDE_PEERS;
                 notes.clear();
-                servers = servers(spec.servers(), target, targetSettings, notes);
+                servers = servers(spec.servers(), target, targetSettings, builds, notes);
                 notes.add("EdgeLab's builds run on the '" + target + "' target, each cache in its own JVM, as the other builds run"
                         + " in processes of their own (set target: " + Targets.DEFAULT + " in the descriptor, or --target, to change it)");
             }
             LoadProfile load = load(spec.load(), source, notes);
             validateLoad(spec.servers(), servers, load);
+            validateTopologyLoad(spec, servers, load);
             Hardware hardware = hardware(spec.hardware());
             // the counts the descriptor declares, not those left once what this machine lacks was skipped: whether a
             // descriptor is valid must not depend on which peers and load clients are installed
@@ -502,6 +506,109 @@ public final class DescriptorLoader {
             }
         }
 
+        /**
+         * A topology's load is sent by its target's own workers (loadgen, from where they run): the descriptor's load
+         * client must be loadgen, a settle a fixed length, and the link none (the target's namespaces are its links).
+         */
+        private void validateTopologyLoad(DescriptorSpec spec, List<ServerBuild> servers, LoadProfile load) {
+            Optional<ServerBuild> topology = servers.stream().filter(ServerBuild::hasTopology).findFirst();
+            if (topology.isEmpty()) {
+                return;
+            }
+            String who = "server '" + topology.get().name() + "' runs a topology, whose load its target's loadgen workers send";
+            // the clients declared, not those left once what this machine lacks was skipped
+            List<ClientValue> declared = spec.load() == null || spec.load().client() == null ? List.of() : spec.load().client();
+            if (declared.stream().anyMatch(c -> !LoadClients.DEFAULT.equals(c.kind()))) {
+                throw at.error("/load/client", who + "; load.client must be " + LoadClients.DEFAULT + " (or left out)");
+            }
+            if (load.settle().auto()) {
+                throw at.error("/load/settle", who + "; give load.settle a fixed length (e.g. 10s), not auto");
+            }
+            if (load.links().stream().anyMatch(l -> !l.isNone())) {
+                throw at.error("/load/links", who + " from network namespaces of its own; leave load.links out");
+            }
+        }
+
+        /** The descriptor's {@code builds:} by name: the builds topologies' tiers name, each checked as an EdgeLab build. */
+        private Map<String, ServerBuild> builds(List<DescriptorSpec.Server> specs) {
+            Map<String, ServerBuild> out = new LinkedHashMap<>();
+            if (specs == null) {
+                return out;
+            }
+            for (int i = 0; i < specs.size(); i++) {
+                DescriptorSpec.Server s = specs.get(i);
+                String pointer = "/builds/" + i;
+                if (s == null || s.engine() == null || s.engine().isBlank() || s.engine().equals(ServerBuild.NO_CACHE)) {
+                    throw at.error(pointer + "/engine", "a tier's build needs a storage engine; known: " + String.join(", ", StorageEngines.names()));
+                }
+                if (s.topology() != null || s.target() != null || s.optional() != null) {
+                    throw at.error(pointer, "a build of builds: gives name, engine, settings and target_settings only (its tier's"
+                            + " topology says where it runs)");
+                }
+                String buildName = s.name() == null ? s.engine() : s.name();
+                if (!buildName.matches("[A-Za-z0-9._-]{1,100}")) {
+                    throw at.error(pointer + "/name", "'" + buildName + "' must be 1-100 characters of letters, digits, '.', '_' or '-'");
+                }
+                ServerBuild build = new ServerBuild(buildName, Targets.DEFAULT, s.engine(), s.settings() == null ? Map.of() : s.settings(),
+                        s.targetSettings() == null ? Map.of() : s.targetSettings());
+                try {
+                    EdgeLabBuilds.validate(build);
+                } catch (BuildValidationException e) {
+                    throw at.error(pointer + "/" + e.field(), e.getMessage());
+                }
+                if (out.put(buildName, build) != null) {
+                    throw at.error(pointer + "/name", "two builds are named '" + buildName + "'; give each a distinct name");
+                }
+            }
+            return out;
+        }
+
+        /** The topology at {@code pointer}, its tiers' builds found in {@code builds}, for a build on {@code target}. */
+        private Topology topology(DescriptorSpec.TopologySpec spec, String pointer, Target target, Map<String, ServerBuild> builds) {
+            if (!target.runsTopologies()) {
+                throw at.error(pointer, "target '" + target.name() + "' runs one cache, not a topology; targets that run topologies: "
+                        + Targets.all().stream().filter(Target::runsTopologies).map(Target::name).toList());
+            }
+            List<DescriptorSpec.TierSpec> tiers = spec.tiers() == null ? List.of() : spec.tiers();
+            if (tiers.isEmpty()) {
+                throw at.error(pointer + "/tiers", "a topology needs at least one tier (the edge): tiers: - {name: edge, build: NAME}");
+            }
+            int workers = spec.workers() == null ? 1 : spec.workers();
+            if (workers < 1) {
+                throw at.error(pointer + "/workers", "a topology needs at least one load worker, got " + workers);
+            }
+            List<String> names = new ArrayList<>();
+            List<String> parents = new ArrayList<>();
+            List<Topology.Tier> out = new ArrayList<>();
+            for (int j = 0; j < tiers.size(); j++) {
+                DescriptorSpec.TierSpec t = tiers.get(j);
+                String tp = pointer + "/tiers/" + j;
+                if (t == null || !Topology.validName(t.name())) {
+                    throw at.error(tp + "/name", "every tier needs a name of 1-12 of [a-z0-9-] starting with a letter (edge, parent, ...),"
+                            + " other than '" + Topology.ORIGIN + "'");
+                }
+                if (t.build() == null || !builds.containsKey(t.build())) {
+                    throw at.error(tp + "/build", "tier '" + t.name() + "' names build '" + t.build() + "', which is not among builds: "
+                            + (builds.isEmpty() ? "(none: add a builds: list of name, engine, settings)" : builds.keySet()));
+                }
+                int replicas = t.replicas() == null ? 1 : t.replicas();
+                if (replicas < 1) {
+                    throw at.error(tp + "/replicas", "tier '" + t.name() + "' needs at least one replica, got " + replicas);
+                }
+                names.add(t.name());
+                parents.add(t.parent());
+                ServerBuild b = builds.get(t.build());
+                out.add(new Topology.Tier(t.name(), new ServerBuild(b.name(), target.name(), b.engine(), b.settings(), b.targetSettings()),
+                        replicas, t.parent()));
+            }
+            int fault = Topology.faultyTier(names, parents);
+            if (fault >= 0) {
+                String field = fault < names.size() && names.indexOf(names.get(fault)) != fault ? "/name" : "/parent";
+                throw at.error(pointer + "/tiers/" + fault + field, Topology.chainProblem(names, parents));
+            }
+            return new Topology(workers, out);
+        }
+
         /** Whether builds on the default target run beside builds on another (a peer, a container, a process). */
         private static boolean besidePeers(List<ServerBuild> servers) {
             return servers.stream().anyMatch(b -> b.target().equals(Targets.DEFAULT))
@@ -509,7 +616,8 @@ public final class DescriptorLoader {
         }
 
         private List<ServerBuild> servers(List<DescriptorSpec.Server> specs, String defaultTarget,
-                                          Map<String, String> defaultTargetSettings, List<String> notes) {
+                                          Map<String, String> defaultTargetSettings, Map<String, ServerBuild> builds,
+                                          List<String> notes) {
             if (specs == null || specs.isEmpty()) {
                 throw at.error("/servers", "at least one server build is required (servers: - engine: memory)");
             }
@@ -518,6 +626,17 @@ public final class DescriptorLoader {
             for (int i = 0; i < specs.size(); i++) {
                 DescriptorSpec.Server s = specs.get(i);
                 String pointer = "/servers/" + i;
+                if (s != null && s.topology() != null) {
+                    ServerBuild build = topologyServer(s, pointer, defaultTarget, defaultTargetSettings, builds, names);
+                    Optional<String> unavailable = Boolean.TRUE.equals(s.optional())
+                            ? Targets.get(build.target()).unavailableReason(build) : Optional.empty();
+                    if (unavailable.isPresent()) {
+                        notes.add("server '" + build.name() + "' skipped: " + unavailable.get());
+                    } else {
+                        out.add(build);
+                    }
+                    continue;
+                }
                 if (s == null || s.engine() == null || s.engine().isBlank()) {
                     throw at.error(pointer + "/engine", "every server build needs an engine; known storage engines: "
                             + String.join(", ", StorageEngines.names()) + " (or none: no cache, straight to the origin)");
@@ -545,6 +664,10 @@ public final class DescriptorLoader {
                 if (s.targetSettings() != null) {
                     targetSettings.putAll(s.targetSettings());
                 }
+                if (target.runsTopologies()) {
+                    throw at.error(pointer + "/target", "target '" + target.name() + "' runs topologies: give server '" + buildName
+                            + "' a topology: (workers, tiers of builds) instead of an engine");
+                }
                 Map<String, String> settings = s.settings() == null ? Map.of() : new LinkedHashMap<>(s.settings());
                 ServerBuild build = new ServerBuild(buildName, target.name(), s.engine(), settings, targetSettings);
                 if (Boolean.TRUE.equals(s.optional())) {
@@ -565,6 +688,41 @@ public final class DescriptorLoader {
                 throw at.error("/servers", "no server build can run: " + String.join("; ", notes));
             }
             return out;
+        }
+
+        /** A server whose {@code topology:} replaces an engine: its tiers resolved, checked by its target. */
+        private ServerBuild topologyServer(DescriptorSpec.Server s, String pointer, String defaultTarget,
+                                           Map<String, String> defaultTargetSettings, Map<String, ServerBuild> builds, Set<String> names) {
+            if (s.engine() != null || s.settings() != null) {
+                throw at.error(pointer + (s.engine() != null ? "/engine" : "/settings"), "a server with a topology takes its engines"
+                        + " and settings from its tiers' builds; leave engine and settings out");
+            }
+            String buildName = s.name() == null ? "topology" : s.name();
+            if (!buildName.matches("[A-Za-z0-9._-]{1,100}")) {
+                throw at.error(pointer + "/name", "'" + buildName + "' must be 1-100 characters of letters, digits, '.', '_' or '-'");
+            }
+            if (!names.add(buildName)) {
+                throw at.error(pointer + "/name", "two server builds are named '" + buildName + "'; give each a distinct name");
+            }
+            Target target;
+            try {
+                target = Targets.get(s.target() == null ? defaultTarget : s.target());
+            } catch (UnknownPluginException e) {
+                throw at.error(pointer + "/target", e.getMessage());
+            }
+            Topology topology = topology(s.topology(), pointer + "/topology", target, builds);
+            Map<String, String> targetSettings = new LinkedHashMap<>(defaultTargetSettings);
+            if (s.targetSettings() != null) {
+                targetSettings.putAll(s.targetSettings());
+            }
+            ServerBuild edge = topology.edge().build();
+            ServerBuild build = new ServerBuild(buildName, target.name(), edge.engine(), edge.settings(), targetSettings, topology);
+            try {
+                target.validate(build);
+            } catch (BuildValidationException e) {
+                throw buildError(pointer, e);
+            }
+            return build;
         }
 
         private LoadProfile load(DescriptorSpec.Load spec, DescriptorSource source, List<String> notes) {

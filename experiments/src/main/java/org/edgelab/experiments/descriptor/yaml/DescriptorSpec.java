@@ -19,6 +19,8 @@ import org.edgelab.experiments.descriptor.ByteSizeValue;
  * @param repetitions runs per cell
  * @param target      where the systems under test run (a target plugin; {@code embedded} by default)
  * @param targetSettings settings of the target, for every build
+ * @param builds      server builds that topologies' tiers name ({@code servers[].topology.tiers[].build}); not
+ *                    cells of their own
  * @param servers     the server builds compared
  * @param load        the load profile
  * @param hardware    hardware assumptions (cores, memory, disks, link, power model)
@@ -26,7 +28,7 @@ import org.edgelab.experiments.descriptor.ByteSizeValue;
  * @param quick       fields laid over this descriptor by {@code --quick}
  */
 public record DescriptorSpec(String name, String kind, Map<String, String> settings, String description, List<String> includes, Long seed, Integer repetitions,
-                             String target, Map<String, String> targetSettings, List<Server> servers, Load load, Hardware hardware, List<String> matrix,
+                             String target, Map<String, String> targetSettings, List<Server> builds, List<Server> servers, Load load, Hardware hardware, List<String> matrix,
                              DescriptorSpec quick) {
 
     /**
@@ -42,9 +44,31 @@ public record DescriptorSpec(String name, String kind, Map<String, String> setti
      * @param target   where this build runs, overriding the descriptor's {@code target}
      * @param targetSettings settings of the target (e.g. {@code url} for {@code external}, {@code cpus} for
      *                 {@code process}), laid over the descriptor's {@code target_settings}
+     * @param topology cache tiers and load workers instead of one cache (no {@code engine} then): on a target that runs
+     *                 topologies ({@code netns})
      */
     public record Server(String name, String engine, Map<String, String> settings, Boolean optional, String target,
-                         Map<String, String> targetSettings) {
+                         Map<String, String> targetSettings, TopologySpec topology) {
+    }
+
+    /**
+     * A topology as written.
+     *
+     * @param workers load workers (default 1), at most each cell's connections
+     * @param tiers   the tiers, the edge first
+     */
+    public record TopologySpec(Integer workers, List<TierSpec> tiers) {
+    }
+
+    /**
+     * A tier as written.
+     *
+     * @param name     the tier's name ([a-z0-9-], a letter first, at most 12), in node names and result columns
+     * @param build    the name of an entry of {@code builds:}
+     * @param replicas nodes running it (default 1)
+     * @param parent   the tier its misses go to; absent: the origin
+     */
+    public record TierSpec(String name, String build, Integer replicas, String parent) {
     }
 
     /**

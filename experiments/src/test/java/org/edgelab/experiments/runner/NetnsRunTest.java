@@ -1,0 +1,80 @@
+package org.edgelab.experiments.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.edgelab.experiments.descriptor.Descriptor;
+import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code docs/topology-netns.yaml} through the runner (root), shortened: the row holds the merged load, the workers'
+ * own figures and every tier's counters, which agree with one another, and the namespaces are gone afterwards.
+ */
+class NetnsRunTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theDocsTopologyRunsAndItsRowHasEveryTier() throws IOException {
+        KernelLinkRunTest.assumeKernelLinks();
+        String yaml = Files.readString(Path.of("..", "docs", "topology-netns.yaml"))
+                .replace("duration: 10s", "duration: 3s").replace("settle: 10s", "settle: 2s");
+        Path file = dir.resolve("topology-netns.yaml");
+        Files.writeString(file, yaml);
+        Descriptor d = DescriptorLoader.load(file.toString(), false);
+        RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+        assertThat(result.complete()).isTrue();
+        List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));
+        assertThat(rows).hasSize(1);
+        ResultRow row = rows.get(0);
+        assertThat(row.get("target")).isEqualTo("netns");
+        assertThat(row.get("workers")).isEqualTo("3");
+        long requests = (long) row.number("requests");
+        assertThat(Arrays.stream(row.get("worker_requests").split(";")).mapToLong(Long::parseLong).sum()).isEqualTo(requests);
+        assertThat(requests).isPositive();
+        assertThat(row.number("errors_connect") + row.number("errors_integrity") + row.number("errors_status_5xx")).isZero();
+        assertThat(row.number("start_skew_ms")).isLessThan(50);
+        assertThat(row.number("req_per_s")).isPositive();
+        // the edge tier answered every request (and those cut off in flight by the stop)
+        assertThat(row.number("tier_edge_requests")).isGreaterThanOrEqualTo(requests);
+        assertThat(row.number("server_requests")).isEqualTo(row.number("tier_edge_requests"));
+        assertThat(row.number("tier_edge_hit_ratio")).isBetween(0.8, 1.0);
+        // what the edges missed went to the parent (and a miss the stop cut off in flight may have reached the parent
+        // uncounted by the edge); what the parent missed, and only that, to the origin
+        double cutOff = row.number("tier_edge_requests") - requests;
+        assertThat(row.number("tier_parent_requests")).isBetween(row.number("tier_edge_misses"), row.number("tier_edge_misses") + cutOff);
+        assertThat(row.number("tier_origin_requests")).isEqualTo(row.number("tier_parent_misses")).isPositive();
+        assertThat(row.number("tier_parent_bytes_from_upstream")).isEqualTo(row.number("tier_origin_bytes_to_clients"));
+        // the row's .hlog: each second's intervals of the 3 workers added, every completed request in one of them
+        Histogram logged = new Histogram(3);
+        int intervals = 0;
+        try (HistogramLogReader reader = new HistogramLogReader(result.directory().resolve(row.get("hlog")).toFile())) {
+            EncodableHistogram interval;
+            while ((interval = reader.nextIntervalHistogram()) != null) {
+                logged.add((Histogram) interval);
+                intervals++;
+            }
+        }
+        assertThat(intervals).isBetween(2, 5);
+        assertThat(logged.getTotalCount()).isEqualTo(requests);
+        assertThat(logged.getValueAtPercentile(99) / 1e6).isCloseTo(row.number("ttlb_p99_ms"), org.assertj.core.api.Assertions.within(0.01));
+        JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
+        assertThat(manifest.path("methods").path("tiers").asText()).contains("tier_<name>_requests").contains("_hit_ratio");
+        JsonNode cell = manifest.path("cells").get(0);
+        assertThat(cell.path("load_client").path("name").asText()).isEqualTo("loadgen-workers");
+        assertThat(cell.path("load_client").path("method").asText()).contains("while every worker ran").contains("histograms added");
+        assertThat(KernelLinkRunTest.ownNamespaces()).isEmpty();
+    }
+}
