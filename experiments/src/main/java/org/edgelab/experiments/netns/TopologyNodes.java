@@ -15,7 +15,6 @@ import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 import org.edgelab.cache.cli.ServeCommand;
-import org.edgelab.cache.origin.HashRing;
 import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.experiments.client.LoadClient;
 import org.edgelab.experiments.process.ManagedProcess;
@@ -30,6 +29,7 @@ import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.ServerStatsReader;
 import org.edgelab.experiments.target.TargetContext;
 import org.edgelab.experiments.target.Topology;
+import org.edgelab.hashing.HashRing;
 import org.edgelab.link.kernel.Fabric;
 import org.edgelab.link.kernel.KernelLinkException;
 import org.edgelab.link.kernel.NamespaceEndpoint;
