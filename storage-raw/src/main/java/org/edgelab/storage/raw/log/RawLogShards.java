@@ -247,7 +247,7 @@ final class RawLogShards implements ObjectStore {
         }
         long[] named = new long[11];
         Map<String, Object> extra = new LinkedHashMap<>();
-        Map<String, Set<String>> texts = new LinkedHashMap<>();
+        Map<String, Map<Integer, String>> texts = new LinkedHashMap<>(); // each text key's value on each disk
         long objects = 0;
         for (int d = 0; d < disks.length; d++) {
             StoreStats s = disks[d].stats();
@@ -270,20 +270,18 @@ final class RawLogShards implements ObjectStore {
                     extra.merge(key, v, (a, b) -> key.equals("segmentSize") || key.equals("lastCheckpointMillis")
                             ? Math.max((Long) a, (Long) b) : (Long) a + (Long) b);
                 } else if (!(value instanceof Double)) {
-                    texts.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(String.valueOf(value));
-                    extra.putIfAbsent(key, "");
+                    texts.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(d, String.valueOf(value));
                 }
             }
         }
-        for (Map.Entry<String, Set<String>> t : texts.entrySet()) {
-            if (t.getValue().size() == 1) {
-                extra.put(t.getKey(), t.getValue().iterator().next());
+        for (Map.Entry<String, Map<Integer, String>> t : texts.entrySet()) {
+            Map<Integer, String> perDisk = t.getValue();
+            if (new LinkedHashSet<>(perDisk.values()).size() == 1 && perDisk.size() == disks.length) {
+                extra.put(t.getKey(), perDisk.get(0));
             } else {
-                List<String> perDisk = new ArrayList<>();
-                for (int d = 0; d < disks.length; d++) {
-                    perDisk.add("disk " + d + ": " + disks[d].stats().extra().get(t.getKey()));
-                }
-                extra.put(t.getKey(), String.join("; ", perDisk));
+                List<String> each = new ArrayList<>();
+                perDisk.forEach((d, v) -> each.add("disk " + d + ": " + v));
+                extra.put(t.getKey(), String.join("; ", each));
             }
         }
         named[0] -= nextDiskLookups.sum(); // one lookup of the store, though two disks were asked
