@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -33,7 +34,11 @@ import org.edgelab.storage.api.WriteAbortedException;
  * from the fill's {@link org.edgelab.cache.fetch.FillTail}, the origin's own bytes: the response ends whole and
  * byte-exact. A stored object whose bytes cannot be read once its response has begun (a disk that fails, an extent
  * found damaged) is finished the same way, from a {@link Resumer}'s range request to the origin, where one is given.
- * Confined to the channel's event loop.
+ *
+ * <p>A sendfile region that fails is the exception: the engine lent the file and never sees the error, and Netty ends
+ * the connection on it, so that reply is cut. Its bytes are then read back once through the engine, where its reads
+ * may block: a failure there is judged as the engine's own read's (raw-log takes a failed disk out, raw-files drops a file
+ * cut short), so the next requests miss instead of meeting it too. Confined to the channel's event loop.
  */
 final class BodyStreamer {
 
@@ -56,6 +61,10 @@ final class BodyStreamer {
 
     static final int MAX_ZERO_COPY_CHUNK = 1 << 20;
     static final int COPY_CHUNK = 64 << 10;
+    /** Buffer size of the read back through the engine of a sendfile region that failed. */
+    static final int READ_BACK = 64 << 10;
+
+    private static final System.Logger LOG = System.getLogger(BodyStreamer.class.getName());
 
     private final Channel channel;
     private final StoredObject object;
@@ -87,6 +96,11 @@ final class BodyStreamer {
     private Runnable heldHead;
     /** Told, instead of the completion, when the body's first bytes cannot be had while the head is held. */
     private Consumer<Throwable> unreadable;
+    /** Whether a failed sendfile region's bytes were read back through the engine (once per body). */
+    private boolean readBackAsked;
+    /** Run once that read back is over, instead of when it is asked for: the object must stay open for it. */
+    private Runnable afterReadBack;
+    private boolean readingBack;
     /** Whether the scheduler holds this body in its ready queue (the scheduler's field). */
     boolean queued;
 
@@ -437,9 +451,42 @@ final class BodyStreamer {
 
     private long writeSlice(FileSlice s) {
         writeHeldHead();
-        channel.write(new SliceFileRegion(s));
+        SliceFileRegion region = new SliceFileRegion(s);
+        long at = position;
+        channel.write(region).addListener(f -> {
+            if (!f.isSuccess()) {
+                sliceFailed(at + region.transferred(), at + region.count(), f.cause());
+            }
+        });
         bytesSent.accept(s.length());
         return s.length();
+    }
+
+    /**
+     * A sendfile region failed with body bytes {@code [from, to)} unsent: the error may be the file's (a device error
+     * where the transfer stopped, or a file cut short anywhere in what was left: Netty checks the file's length against
+     * the whole rest of the region) or the client's (a reset). Reads those bytes back through the engine, so that it
+     * sees a failure of its file itself. Once per body; the object stays open until the read is over ({@link #whenIdle}).
+     */
+    private void sliceFailed(long from, long to, Throwable cause) {
+        if (readBackAsked || cause instanceof ClosedChannelException || !(cause instanceof IOException)) {
+            return;
+        }
+        readBackAsked = true;
+        readingBack = true;
+        store.call(StoreCall.READ, channel.eventLoop(), () -> readBack(from, to), (n, err) -> {
+            readingBack = false;
+            if (err != null) {
+                LOG.log(System.Logger.Level.WARNING, "sendfile of stored object {0} failed at byte {1} ({2}), and"
+                        + " reading its bytes back through the engine failed too: {3}", object.key(), String.valueOf(from),
+                        cause, err);
+            }
+            Runnable r = afterReadBack;
+            afterReadBack = null;
+            if (r != null) {
+                whenIdle(r);
+            }
+        });
     }
 
     private long writeBuffer(ByteBuf buf) {
@@ -509,8 +556,27 @@ final class BodyStreamer {
         }
     }
 
-    /** Runs {@code r} once no read ahead is in flight (the object may be closed then). */
+    /** Reads body bytes {@code [from, to)} through the engine (on its executor where reads block); returns how many. */
+    private long readBack(long from, long to) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(READ_BACK, to - from));
+        long pos = from;
+        while (pos < to) {
+            bytes.clear().limit((int) Math.min(bytes.capacity(), to - pos));
+            int n = object.read(pos, bytes);
+            if (n <= 0) {
+                break;
+            }
+            pos += n;
+        }
+        return pos - from;
+    }
+
+    /** Runs {@code r} once no read ahead or read back is in flight (the object may be closed then). */
     private void whenIdle(Runnable r) {
+        if (readingBack) {
+            afterReadBack = r; // the body ends once, so there is one such runnable
+            return;
+        }
         if (readAhead == null) {
             r.run();
         } else {

@@ -43,6 +43,17 @@ final class RawHttp implements AutoCloseable {
         socket.getOutputStream().flush();
     }
 
+    /** Waits, without reading, until at least {@code n} bytes of the reply have arrived (at most the socket timeout). */
+    void awaitBytes(int n) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + socket.getSoTimeout() * 1_000_000L;
+        while (in.available() < n) {
+            if (System.nanoTime() > deadline) {
+                throw new java.net.SocketTimeoutException("no " + n + " bytes of a reply within " + socket.getSoTimeout() + " ms");
+            }
+            Thread.sleep(5);
+        }
+    }
+
     void soTimeout(int millis) throws IOException {
         socket.setSoTimeout(millis);
     }
