@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 public abstract class PeerTargetContract {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final long SIZE = 300_000;
+    /** The size of the objects the contract fetches. */
+    protected static final long SIZE = 300_000;
     /** What the CPU check serves: 2,000 hits of SIZE, 0.16-0.28 CPU s for the peers here (16-28 ticks). */
     private static final long CPU_LOAD_BYTES = 2000 * SIZE;
 
@@ -182,7 +183,8 @@ public abstract class PeerTargetContract {
     }
 
     /** GETs {@code path} through the peer, checks status, length and every byte, and returns X-Cache. */
-    private static String fetch(RunningTarget running, String path, String range, long offset) throws Exception {
+    /** GETs {@code path} (whole, or {@code range} of 10,000 bytes at {@code offset}) of SIZE, checks every byte, returns X-Cache. */
+    protected static String fetch(RunningTarget running, String path, String range, long offset) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(running.clientUri() + path)).timeout(Duration.ofSeconds(20));
         if (range != null) {
             request.header("Range", range);

@@ -40,6 +40,7 @@ final class TrafficServerConfig {
     private final long ramBytes;
     private final long ramCutoffBytes;
     private final boolean evacuateHits;
+    private final int dirSyncSeconds;
     private final int originPort;
 
     /**
@@ -49,16 +50,18 @@ final class TrafficServerConfig {
      * @param ramBytes   RAM cache size, -1 for automatic
      * @param ramCutoffBytes the largest object the RAM cache takes, 0 for any
      * @param evacuateHits whether objects read since the write cursor last passed are kept (hit evacuation)
+     * @param dirSyncSeconds how often the cache directory is written to the store, -1 for Traffic Server's default
      * @param originPort the origin's loopback port
      */
     TrafficServerConfig(Path root, Path cacheDir, long cacheBytes, long ramBytes, long ramCutoffBytes, boolean evacuateHits,
-            int originPort) {
+            int dirSyncSeconds, int originPort) {
         this.root = root;
         this.cacheDir = cacheDir;
         this.cacheBytes = cacheBytes;
         this.ramBytes = ramBytes;
         this.ramCutoffBytes = ramCutoffBytes;
         this.evacuateHits = evacuateHits;
+        this.dirSyncSeconds = dirSyncSeconds;
         this.originPort = originPort;
     }
 
@@ -168,6 +171,13 @@ final class TrafficServerConfig {
                 CONFIG proxy.config.cache.ram_cache_cutoff INT %d
                 """.formatted(port, STATS_SYNC_MILLIS, WHOLE_STRIPE_EVACUATE_PERCENT, evacuateHits ? WHOLE_STRIPE_EVACUATE_PERCENT : 0,
                 WRITE_BACKLOG_BYTES, ramBytes, ramCutoffBytes));
+        if (dirSyncSeconds > 0) {
+            r.append("""
+                    # The cache directory (which object lies where in the store) is written to the store this often
+                    # (default 60 s). It is the only index: a restart after a crash finds the cache as of the last sync
+                    CONFIG proxy.config.cache.dir.sync_frequency INT %d
+                    """.formatted(dirSyncSeconds));
+        }
         if (Files.isDirectory(SYSTEM_BODY_FACTORY)) {
             r.append("# error pages from the system's templates (the private runroot has none)\n");
             r.append("CONFIG proxy.config.body_factory.template_sets_dir STRING ").append(SYSTEM_BODY_FACTORY).append('\n');

@@ -3,10 +3,12 @@ package org.edgelab.peers.trafficserver;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.edgelab.experiments.process.Executables;
+import org.edgelab.experiments.target.BuildValidationException;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.Target;
@@ -23,7 +25,8 @@ import org.edgelab.plugin.Setting;
  * port, mapping every path to EdgeLab's synthetic origin, with engine {@code file}: its cache in a file
  * of {@code size} bytes in directory {@code path}, and a RAM cache of {@code ram} bytes for objects up to
  * {@code ram_cutoff}. Configured as its guides advise for a large-object cache (concurrent misses collapsed,
- * hits evacuated past the write cursor unless {@code evacuate_hits} is false; docs/PEERS.md). All its
+ * hits evacuated past the write cursor unless {@code evacuate_hits} is false; docs/PEERS.md); {@code dir_sync} sets
+ * how often its cache directory is written to the store, what a restart after a crash finds. All its
  * configuration, runtime and log files are in a private runroot in the cell's work folder, never in system
  * directories. Responses carry {@code X-Cache: HIT} (a fresh object from the cache) or {@code MISS}
  * (header_rewrite plugin); counters come from the stats_over_http plugin. Stateless and thread-safe.
@@ -39,7 +42,10 @@ public final class TrafficServerTarget implements Target {
                     new Setting("ram", "", "RAM cache size; empty: Traffic Server's automatic size (about 10 MB per GB of store)"),
                     new Setting("ram_cutoff", "4MiB", "largest object the RAM cache takes; 0: any size"),
                     new Setting("evacuate_hits", "true",
-                            "true: objects read since the write cursor last passed are copied past it (hit evacuation); false: 9.2's default"))));
+                            "true: objects read since the write cursor last passed are copied past it (hit evacuation); false: 9.2's default"),
+                    new Setting("dir_sync", "",
+                            "how often the cache directory is written to the store, in whole seconds (e.g. 5s); a restart after"
+                                    + " a crash finds the cache as of the last one; empty: Traffic Server's default, 60 s"))));
 
     @Override
     public String name() {
@@ -65,7 +71,26 @@ public final class TrafficServerTarget implements Target {
         }
         PeerSettings.bytes(settings, "ram_cutoff", 0);
         PeerSettings.bool(settings, "evacuate_hits");
+        dirSyncSeconds(settings);
         return settings;
+    }
+
+    /** The {@code dir_sync} setting in whole seconds, at least 1; -1 when unset (Traffic Server's default). */
+    static int dirSyncSeconds(PluginSettings settings) {
+        if (settings.string("dir_sync", "").isEmpty()) {
+            return -1;
+        }
+        Duration d;
+        try {
+            d = settings.duration("dir_sync", null);
+        } catch (IllegalArgumentException e) {
+            throw new BuildValidationException("settings", e.getMessage());
+        }
+        if (d.isNegative() || d.isZero() || d.toNanos() % 1_000_000_000L != 0) {
+            throw new BuildValidationException("settings", "setting 'dir_sync' must be a whole number of seconds, at least"
+                    + " 1 s (Traffic Server counts it in seconds), got " + settings.string("dir_sync", null));
+        }
+        return Math.toIntExact(d.toSeconds());
     }
 
     @Override
@@ -106,7 +131,7 @@ public final class TrafficServerTarget implements Target {
             String ram = settings.string("ram", "");
             TrafficServerConfig config = new TrafficServerConfig(context.workDir().resolve("trafficserver").toAbsolutePath(),
                     cacheDir, settings.bytes("size", 0), ram.isEmpty() ? -1 : settings.bytes("ram", 0), settings.bytes("ram_cutoff", 0),
-                    settings.bool("evacuate_hits", true), origin.port());
+                    settings.bool("evacuate_hits", true), dirSyncSeconds(settings), origin.port());
             PeerLauncher.Launched launched = PeerLauncher.launch("traffic_server", context.workDir(), context.startTimeout(),
                     "/", port -> {
                         Path runroot = config.write(port);
