@@ -33,6 +33,8 @@ final class IndexEntry {
     int readers;
     /** Whether the file was unlinked (removed, evicted or replaced); guarded by the store's lock. */
     boolean unlinked;
+    /** When the object was last read or written (epoch ms), for the recency file; guarded by the store's lock. */
+    long lastUsedMillis;
 
     private volatile int verification;
 

@@ -22,6 +22,9 @@ public final class RawFilesEngine implements StorageEngine {
             new Setting("sync", "none", "none: no fsync (survives a process crash); data: fdatasync each "
                     + "file before its rename; full: also fsync the directory, durable when commit returns"),
             new Setting("levels", "1:2", "nginx-style hashed directory levels: 1 to 3 levels of 1 or 2 hex characters"),
+            new Setting("recency-interval", "10s", "how often when each object was last used is written to a file, so"
+                    + " that a restarted store evicts the least recently used first, not the first written; 0 = only at"
+                    + " close (a crash then loses the order)"),
             ReadAhead.SETTING);
 
     @Override
@@ -48,6 +51,9 @@ public final class RawFilesEngine implements StorageEngine {
         SyncMode sync = SyncMode.parse(settings.string("sync", "none"));
         String levels = settings.string("levels", "1:2");
         ReadAhead readAhead = ReadAhead.parse(settings.string("read-ahead", "off"));
-        return RawFilesStore.open(dir, capacity, policy, sync, levels, readAhead);
+        long recencyMillis = settings.string("recency-interval", "10s").trim().equals("0") ? 0
+                : settings.duration("recency-interval", java.time.Duration.ofMillis(
+                        RawFilesStore.DEFAULT_RECENCY_INTERVAL_MILLIS)).toMillis();
+        return RawFilesStore.open(dir, capacity, policy, sync, levels, readAhead, recencyMillis);
     }
 }

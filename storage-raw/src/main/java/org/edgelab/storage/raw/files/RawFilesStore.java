@@ -61,6 +61,11 @@ import org.edgelab.storage.tier.PinnableStore;
  * file without re-checking (a trade-off: bit rot after that verification is not detected until
  * the next restart). A corrupt, truncated or misplaced file is deleted and never served.
  *
+ * <p>When each object was last read or written is kept in memory and written to a recency file every
+ * {@code recency-interval} and at close ({@link RecencyCheckpoint}); the index rebuilt at open gives the eviction policy
+ * its objects in that order, so a restarted store evicts what was used least recently before it stopped, not what was
+ * written first (which, once the store is full, was the hot set warmed first).
+ *
  * <p>The byte budget counts whole files (header and body) plus space reserved by writes in
  * progress plus files unlinked while readers still hold them. Eviction follows the named
  * {@link EvictionPolicy}, skipping objects that readers (or {@link #pin pins}) hold. A second process opening the same directory fails (a lock file).
@@ -74,6 +79,8 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private static final System.Logger LOG = System.getLogger(RawFilesStore.class.getName());
     private static final String MARKER = "raw-files.properties";
     private static final String LOCK_FILE = "raw-files.lock";
+    /** How often the recency file is written by default: a crash loses at most this much of the order of use. */
+    public static final long DEFAULT_RECENCY_INTERVAL_MILLIS = 10_000;
 
     private final FileLayout layout;
     private final long capacity;
@@ -97,6 +104,12 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private volatile Throwable scanFailure;
     private volatile long rebuildMillis = -1;
     private final LongAdder probedAtOpen = new LongAdder();
+    private final long recencyIntervalMillis;
+    /** Writes the recency file every recency-interval; null when it is written at close only. */
+    private final java.util.concurrent.ScheduledExecutorService recencyWriter;
+    private final LongAdder recencyWrites = new LongAdder();
+    // guarded by lock: whether an object was used since the recency file was last written
+    private boolean recencyDirty;
     private final LongAdder fileSystemFull = new LongAdder();
     // guarded by lock
     private long committedBytes;
@@ -104,9 +117,10 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private long pinnedBytes;
     private volatile boolean closed;
 
-    private RawFilesStore(FileLayout layout, long capacity, String policyName, SyncMode syncMode, ReadAhead readAhead)
-            throws IOException {
+    private RawFilesStore(FileLayout layout, long capacity, String policyName, SyncMode syncMode, ReadAhead readAhead,
+                          long recencyIntervalMillis) throws IOException {
         this.layout = layout;
+        this.recencyIntervalMillis = recencyIntervalMillis;
         this.readAhead = readAhead;
         this.capacity = capacity;
         this.policyName = policyName;
@@ -136,6 +150,17 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         this.scanner = new Thread(this::rebuildIndex, "raw-files-scan " + layout.root());
         scanner.setDaemon(true);
         scanner.start();
+        if (recencyIntervalMillis > 0) {
+            recencyWriter = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "raw-files-recency " + layout.root());
+                t.setDaemon(true);
+                return t;
+            });
+            recencyWriter.scheduleWithFixedDelay(this::writeRecencyInBackground, recencyIntervalMillis,
+                    recencyIntervalMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } else {
+            recencyWriter = null;
+        }
     }
 
     /**
@@ -147,10 +172,22 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         try {
             IndexRebuilder.Result result = new IndexRebuilder(layout)
                     .scan(Math.max(2, Math.min(8, 2 * Runtime.getRuntime().availableProcessors())));
+            Map<Long, Long> recency = RecencyCheckpoint.read(layout.root());
+            // Least recently used first: the policy takes each as the most recent so far. A file written after the
+            // recency file was (or not in it) counts as used when it was written.
+            long[] lastUsed = new long[result.found().size()];
+            Integer[] order = new Integer[lastUsed.length];
+            for (int i = 0; i < lastUsed.length; i++) {
+                IndexRebuilder.Found f = result.found().get(i);
+                lastUsed[i] = Math.max(f.modifiedMillis(), recency.getOrDefault(f.header().key().hash64(), 0L));
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, java.util.Comparator.comparingLong(i -> lastUsed[i]));
             lock.lock();
             try {
-                for (IndexRebuilder.Found f : result.found()) {
-                    indexFound(f.header(), f.path());
+                for (int i : order) {
+                    IndexRebuilder.Found f = result.found().get(i);
+                    indexFound(f.header(), f.path(), lastUsed[i]);
                 }
                 makeRoom(0);
             } finally {
@@ -166,13 +203,14 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
     }
 
-    /** Adds a file found on disk to the index unless the key is indexed already; under lock. */
-    private IndexEntry indexFound(ObjectFileHeader h, Path path) {
+    /** Adds a file found on disk, last used at {@code lastUsedMillis}, to the index unless the key is indexed already; under lock. */
+    private IndexEntry indexFound(ObjectFileHeader h, Path path, long lastUsedMillis) {
         IndexEntry existing = index.get(h.key());
         if (existing != null) {
             return existing;
         }
         IndexEntry e = new IndexEntry(h.key(), path, h.headerLength(), h.bodyLength(), h.bodyCrc(), false);
+        e.lastUsedMillis = lastUsedMillis;
         index.put(h.key(), e);
         policy.onInsert(h.key(), e.fileLength());
         committedBytes += e.fileLength();
@@ -211,7 +249,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         lock.lock();
         try {
             if (indexReady.getCount() != 0 && !index.containsKey(key)) {
-                indexFound(header, path);
+                indexFound(header, path, System.currentTimeMillis());
                 probedAtOpen.increment();
             }
         } finally {
@@ -252,11 +290,24 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
      */
     public static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels,
                                      ReadAhead readAhead) throws IOException {
+        return open(dir, capacityBytes, policy, sync, levels, readAhead, DEFAULT_RECENCY_INTERVAL_MILLIS);
+    }
+
+    /**
+     * Opens a store that writes its recency file every {@code recencyIntervalMillis} (0: at close only), see
+     * {@link #open(Path, long, String, SyncMode, String, ReadAhead)}.
+     */
+    public static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels,
+                                     ReadAhead readAhead, long recencyIntervalMillis) throws IOException {
         if (capacityBytes <= 0) {
             throw new IllegalArgumentException("engine setting 'capacity' must be positive, got " + capacityBytes);
         }
+        if (recencyIntervalMillis < 0) {
+            throw new IllegalArgumentException("engine setting 'recency-interval' must not be negative, got "
+                    + recencyIntervalMillis + " ms");
+        }
         return new RawFilesStore(new FileLayout(dir, FileLayout.parseLevels(levels)), capacityBytes, policy, sync,
-                readAhead);
+                readAhead, recencyIntervalMillis);
     }
 
     private void checkMarker() throws IOException {
@@ -315,6 +366,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             }
             entry.readers++;
             policy.onAccess(key);
+            used(entry);
         } finally {
             lock.unlock();
         }
@@ -378,6 +430,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             }
             entry.readers++;
             policy.onAccess(key);
+            used(entry);
             AtomicBoolean released = new AtomicBoolean();
             return Optional.of(() -> {
                 if (released.compareAndSet(false, true)) {
@@ -541,6 +594,8 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         extra.put("rebuildMillis", rebuildMillis);
         extra.put("probedBeforeIndexReady", probedAtOpen.sum());
         extra.put("fileSystemFullRefusals", fileSystemFull.sum());
+        extra.put("recencyIntervalMillis", recencyIntervalMillis);
+        extra.put("recencyWrites", recencyWrites.sum());
         if (r != null) {
             extra.put("rebuiltObjects", r.found().size());
             extra.put("tempFilesDeletedAtOpen", r.tempFilesDeleted());
@@ -562,14 +617,81 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
         try {
             scanner.join();
+            if (recencyWriter != null) {
+                recencyWriter.shutdown();
+                recencyWriter.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        try {
+            if (indexReady.getCount() == 0 && scanFailure == null) {
+                writeRecency();
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot write the raw-files recency file at close: {0}", e.toString());
         }
         try {
             dirLock.release();
         } finally {
             lockChannel.close();
         }
+    }
+
+    /** Marks {@code e} used now (under lock). */
+    private void used(IndexEntry e) {
+        e.lastUsedMillis = System.currentTimeMillis();
+        recencyDirty = true;
+    }
+
+    private void writeRecencyInBackground() {
+        if (indexReady.getCount() != 0 || closed) {
+            return; // the rebuilt index is not whole yet: writing now would drop what the last file knew
+        }
+        try {
+            writeRecency();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot write the raw-files recency file: {0}", e.toString());
+        }
+    }
+
+    /**
+     * Writes when each indexed object was last used to the recency file, if any was used since the last write: the
+     * times are copied under the lock, the file written outside it. Called by one thread at a time (the writer, then
+     * close once the writer has stopped). Blocks on the file system.
+     */
+    void writeRecency() throws IOException {
+        long[] hashes;
+        long[] lastUsed;
+        int n = 0;
+        lock.lock();
+        try {
+            if (!recencyDirty) {
+                return;
+            }
+            recencyDirty = false;
+            hashes = new long[index.size()];
+            lastUsed = new long[index.size()];
+            for (IndexEntry e : index.values()) {
+                hashes[n] = e.key.hash64();
+                lastUsed[n] = e.lastUsedMillis;
+                n++;
+            }
+        } finally {
+            lock.unlock();
+        }
+        try {
+            RecencyCheckpoint.write(layout.root(), hashes, lastUsed, n);
+        } catch (IOException e) {
+            lock.lock();
+            try {
+                recencyDirty = true; // try again next time
+            } finally {
+                lock.unlock();
+            }
+            throw e;
+        }
+        recencyWrites.increment();
     }
 
     // ---- called by writers and readers ----
@@ -634,6 +756,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             }
             IndexEntry e = new IndexEntry(w.key(), w.finalPath, header.headerLength(), header.bodyLength(),
                     header.bodyCrc(), true);
+            used(e);
             index.put(w.key(), e);
             policy.onInsert(w.key(), e.fileLength());
             committedBytes += e.fileLength();
