@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * Parses and formats durations as users write them in flags and descriptors: a non-negative
  * number and a unit {@code ns, us, ms, s, m, h} ({@code 200ms}, {@code 1.5s}, {@code 10m}), or an
- * ISO-8601 duration ({@code PT30S}). A bare number is rejected: the unit is never guessed.
+ * ISO-8601 duration ({@code PT30S}). A bare number is rejected, the unit is never guessed, except {@code 0}, which
+ * needs none (as {@link ByteSize} and {@link DataRate} take it).
  * Stateless and thread-safe.
  */
 public final class Durations {
@@ -23,6 +24,9 @@ public final class Durations {
     public static Duration parse(String text) {
         if (text == null) {
             throw new IllegalArgumentException("missing duration; expected " + ACCEPTED);
+        }
+        if (text.trim().equals("0")) {
+            return Duration.ZERO;
         }
         if (text.trim().toUpperCase(Locale.ROOT).startsWith("PT")) {
             try {

@@ -17,6 +17,7 @@ class DurationsTest {
         assertThat(Durations.parse(" 10 m ")).isEqualTo(Duration.ofMinutes(10));
         assertThat(Durations.parse("2h")).isEqualTo(Duration.ofHours(2));
         assertThat(Durations.parse("PT30S")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(Durations.parse(" 0 ")).as("zero needs no unit").isEqualTo(Duration.ZERO);
     }
 
     @Test

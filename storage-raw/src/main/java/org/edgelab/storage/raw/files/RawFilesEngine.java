@@ -51,9 +51,8 @@ public final class RawFilesEngine implements StorageEngine {
         SyncMode sync = SyncMode.parse(settings.string("sync", "none"));
         String levels = settings.string("levels", "1:2");
         ReadAhead readAhead = ReadAhead.parse(settings.string("read-ahead", "off"));
-        long recencyMillis = settings.string("recency-interval", "10s").trim().equals("0") ? 0
-                : settings.duration("recency-interval", java.time.Duration.ofMillis(
-                        RawFilesStore.DEFAULT_RECENCY_INTERVAL_MILLIS)).toMillis();
+        long recencyMillis = settings.duration("recency-interval",
+                java.time.Duration.ofMillis(RawFilesStore.DEFAULT_RECENCY_INTERVAL_MILLIS)).toMillis();
         return RawFilesStore.open(dir, capacity, policy, sync, levels, readAhead, recencyMillis);
     }
 }

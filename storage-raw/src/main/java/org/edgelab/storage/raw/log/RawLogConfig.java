@@ -222,9 +222,6 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
     }
 
     static long millis(String name, String value) {
-        if (value.trim().equals("0")) {
-            return 0;
-        }
         try {
             return Durations.parse(value).toMillis();
         } catch (IllegalArgumentException e) {
