@@ -13,7 +13,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -97,9 +96,8 @@ final class IndexRebuilder {
         } finally {
             pool.shutdownNow();
         }
-        List<Found> sorted = new ArrayList<>(found);
-        sorted.sort(Comparator.comparingLong(Found::modifiedMillis));
-        return new Result(sorted, tempDeleted.sum(), corruptDeleted.sum(), unknownIgnored.sum(), vanished.sum());
+        // in no particular order: the store orders them by last use (its recency file, else modification time)
+        return new Result(List.copyOf(found), tempDeleted.sum(), corruptDeleted.sum(), unknownIgnored.sum(), vanished.sum());
     }
 
     private void scanTree(Path top, List<Found> found) throws IOException {
