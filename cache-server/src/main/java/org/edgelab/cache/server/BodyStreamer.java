@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.unix.Errors;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -463,13 +464,14 @@ final class BodyStreamer {
     }
 
     /**
-     * A sendfile region failed with body bytes {@code [from, to)} unsent: the error may be the file's (a device error
-     * where the transfer stopped, or a file cut short anywhere in what was left: Netty checks the file's length against
-     * the whole rest of the region) or the client's (a reset). Reads those bytes back through the engine, so that it
-     * sees a failure of its file itself. Once per body; the object stays open until the read is over ({@link #whenIdle}).
+     * A sendfile region failed with body bytes {@code [from, to)} unsent: unless the client went away, the error may
+     * be the file's (a device error where the transfer stopped, or a file cut short anywhere in what was left: Netty
+     * checks the file's length against the whole rest of the region). Reads those bytes back through the engine, so
+     * that it sees a failure of its file itself. Once per body; the object stays open until the read is over
+     * ({@link #whenIdle}).
      */
     private void sliceFailed(long from, long to, Throwable cause) {
-        if (readBackAsked || cause instanceof ClosedChannelException || !(cause instanceof IOException)) {
+        if (readBackAsked || !(cause instanceof IOException) || clientWentAway(cause)) {
             return;
         }
         readBackAsked = true;
@@ -554,6 +556,13 @@ final class BodyStreamer {
             releaseUnsentPrefixes();
             whenIdle(() -> completion.done(false));
         }
+    }
+
+    /** Whether a write failed on the client's side of the socket (closed, reset, broken pipe), not on a file. */
+    private static boolean clientWentAway(Throwable cause) {
+        return cause instanceof ClosedChannelException
+                || cause instanceof Errors.NativeIoException n && (n.expectedErr() == Errors.ERRNO_EPIPE_NEGATIVE
+                        || n.expectedErr() == Errors.ERRNO_ECONNRESET_NEGATIVE);
     }
 
     /** Reads body bytes {@code [from, to)} through the engine (on its executor where reads block); returns how many. */
