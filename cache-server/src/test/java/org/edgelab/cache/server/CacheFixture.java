@@ -1,5 +1,7 @@
 package org.edgelab.cache.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -68,6 +70,21 @@ final class CacheFixture implements AutoCloseable {
     static boolean verified(String id, long offset, byte[] body) {
         ContentVerifier v = new ContentVerifier(id, offset);
         return v.update(ByteBuffer.wrap(body)) && v.ok();
+    }
+
+    /**
+     * GETs {@code path} on {@code raw} and asserts ({@code what} naming the step) a whole 200 of {@code size} bytes, every
+     * byte those of synthetic content {@code id}; returns its X-Cache.
+     */
+    static String getWhole(RawHttp raw, String path, String id, long size, String what) throws Exception {
+        raw.send("GET " + path + " HTTP/1.1\r\nHost: edge.example\r\n\r\n");
+        RawHttp.Response r = raw.read(false);
+        assertThat(r).as("%s: an empty reply", what).isNotNull();
+        assertThat(r.status()).as(what).isEqualTo(200);
+        assertThat(r.complete()).as("%s: cut, %d bytes", what, r.body().length).isTrue();
+        assertThat(r.body().length).as(what).isEqualTo(size);
+        assertThat(verified(id, 0, r.body())).as("%s: every byte right", what).isTrue();
+        return r.header("x-cache");
     }
 
     @Override

@@ -1,7 +1,7 @@
 package org.edgelab.cache.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.edgelab.cache.server.CacheFixture.verified;
+import static org.edgelab.cache.server.CacheFixture.getWhole;
 
 import java.io.IOException;
 import java.net.SocketException;
@@ -105,13 +105,6 @@ class FailedSendfileTest {
     }
 
     private static String whole(RawHttp raw, String path, String what) throws Exception {
-        raw.send(get(path));
-        RawHttp.Response r = raw.read(false);
-        assertThat(r).as("%s: an empty reply", what).isNotNull();
-        assertThat(r.status()).as(what).isEqualTo(200);
-        assertThat(r.complete()).as("%s: cut, %d bytes", what, r.body().length).isTrue();
-        assertThat(r.body().length).as(what).isEqualTo(SIZE);
-        assertThat(verified("cut-file", 0, r.body())).as("%s: every byte right", what).isTrue();
-        return r.header("x-cache");
+        return getWhole(raw, path, "cut-file", SIZE, what);
     }
 }

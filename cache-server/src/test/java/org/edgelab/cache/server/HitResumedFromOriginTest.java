@@ -1,7 +1,7 @@
 package org.edgelab.cache.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.edgelab.cache.server.CacheFixture.verified;
+import static org.edgelab.cache.server.CacheFixture.getWhole;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -58,13 +58,6 @@ class HitResumedFromOriginTest {
     }
 
     private static String exact(RawHttp raw, String path, String what) throws Exception {
-        raw.send("GET " + path + " HTTP/1.1\r\nHost: edge.example\r\n\r\n");
-        RawHttp.Response r = raw.read(false);
-        assertThat(r).as("%s: an empty reply", what).isNotNull();
-        assertThat(r.status()).as(what).isEqualTo(200);
-        assertThat(r.complete()).as("%s: cut, %d bytes", what, r.body().length).isTrue();
-        assertThat(r.body().length).as(what).isEqualTo(SIZE);
-        assertThat(verified("resumed", 0, r.body())).as("%s: every byte right", what).isTrue();
-        return r.header("x-cache");
+        return getWhole(raw, path, "resumed", SIZE, what);
     }
 }

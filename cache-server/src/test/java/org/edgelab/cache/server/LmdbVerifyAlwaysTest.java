@@ -1,6 +1,7 @@
 package org.edgelab.cache.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.edgelab.cache.server.CacheFixture.getWhole;
 import static org.edgelab.cache.server.CacheFixture.verified;
 
 import java.nio.ByteBuffer;
@@ -61,13 +62,7 @@ class LmdbVerifyAlwaysTest {
 
     /** Requests {@code id} on {@code raw}; fails unless the answer is a whole, byte-exact 200; returns its X-Cache. */
     private static String exact(RawHttp raw, String id, String what) throws Exception {
-        RawHttp.Response r = get(raw, id);
-        assertThat(r).as("%s: an empty reply", what).isNotNull();
-        assertThat(r.status()).as(what).isEqualTo(200);
-        assertThat(r.complete()).as("%s: cut, %d bytes", what, r.body().length).isTrue();
-        assertThat(r.body().length).as(what).isEqualTo(SIZE);
-        assertThat(verified(id, 0, r.body())).as("%s: every byte right", what).isTrue();
-        return r.header("x-cache");
+        return getWhole(raw, SyntheticPaths.path(id, SIZE), id, SIZE, what);
     }
 
     /** Inverts 64 bytes of {@code id}'s body at {@code offset} in the store's files. */
