@@ -88,13 +88,19 @@ final class Checkpointer {
                 if (target < 0 || slots.allClosed()) {
                     return;
                 }
-                long[] entries = new long[index.size() * 3];
-                int[] n = {0};
-                index.forEach((hash, location, extent) -> {
-                    entries[n[0]++] = hash;
-                    entries[n[0]++] = location;
-                    entries[n[0]++] = extent;
-                });
+                long[] entries;
+                slots.lookupLock().lock(); // lookups change hit counts and drop damaged objects under it alone
+                try {
+                    entries = new long[index.size() * 3];
+                    int[] n = {0};
+                    index.forEach((hash, location, extent) -> {
+                        entries[n[0]++] = hash;
+                        entries[n[0]++] = location;
+                        entries[n[0]++] = extent;
+                    });
+                } finally {
+                    slots.lookupLock().unlock();
+                }
                 snapshot = new Checkpoint(config.segmentSize(), slots.nextGeneration(), slots.positionGeneration(),
                         slots.positionOffset(), slots.generations(), entries);
             } finally {

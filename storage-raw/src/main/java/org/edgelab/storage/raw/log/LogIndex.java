@@ -11,7 +11,7 @@ import java.util.function.IntToLongFunction;
  * arrays, so an object costs 24 bytes divided by the load factor (kept between 0.53 and 0.8:
  * 30 to 45 bytes per object). Two keys with the same 64-bit hash share one entry: the newer
  * replaces the older, and readers verify the key stored on disk. Not thread-safe: the store
- * guards it with its lock.
+ * guards it with its lookup lock, which is never held across I/O.
  *
  * <p>{@code location} packs the commit record's segment slot (24 bits), its offset in the slot
  * divided by 8 (37 bits) and a saturating hit counter (3 bits). {@code extent} packs whether this

@@ -7,8 +7,8 @@ import org.edgelab.storage.api.StorageException;
 
 /**
  * The segments one reader or writer keeps from being reclaimed, one entry per pin taken. Pins are
- * added by {@link SegmentSlots} under the store's lock; {@link #release} and {@link #force} may be
- * called from the holder's thread and take the lock themselves.
+ * added by {@link SegmentSlots} under the lookup lock; {@link #release} and {@link #force} may be
+ * called from the holder's thread and take that lock themselves.
  */
 final class PinSet {
     private final SegmentSlots owner;
@@ -20,7 +20,7 @@ final class PinSet {
         this.owner = owner;
     }
 
-    /** Adds a pin (the slot's count is already raised); lock held. */
+    /** Adds a pin (the slot's count is already raised); lookup lock held. */
     void add(Segment s) {
         if (count == segments.length) {
             segments = Arrays.copyOf(segments, count * 2);
@@ -36,7 +36,7 @@ final class PinSet {
         return segments[i];
     }
 
-    /** Marks the set released; false if it already was. Lock held. */
+    /** Marks the set released; false if it already was. Lookup lock held. */
     boolean markReleased() {
         if (released) {
             return false;
@@ -53,7 +53,7 @@ final class PinSet {
     /** Forces the pinned segments to the device (sync=commit). Blocks on the disks. */
     void force() throws StorageException {
         Set<Segment> distinct = new LinkedHashSet<>();
-        java.util.concurrent.locks.ReentrantLock lock = owner.lock();
+        java.util.concurrent.locks.ReentrantLock lock = owner.lookupLock();
         lock.lock();
         try {
             distinct.addAll(Arrays.asList(segments).subList(0, count));

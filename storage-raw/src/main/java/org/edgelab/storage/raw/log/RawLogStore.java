@@ -84,8 +84,12 @@ import org.edgelab.units.ByteSize;
  * is {@link LogRecovery}, checkpoints are {@link Checkpointer}. Writers reach the store only
  * through {@link LogWriter.Appender}, readers not at all.
  *
- * <p>Thread-safe: index, slots and allocation are guarded by one lock held only for bookkeeping
- * and small record writes; body bytes are written and read outside it.
+ * <p>Thread-safe, with two locks (see {@link SegmentSlots}): the store's lock orders appends, rotations and reclaims
+ * and is held across their small record writes and the reinsertion copy; the lookup lock guards the index, slot states
+ * and pins and is never held across I/O. A lookup takes only the lookup lock, so a hit never waits for a write
+ * (measured 2026-12-06: on loop-device ext4, whose buffered writes the kernel throttles for hundreds of milliseconds,
+ * the one lock of before stalled every lookup for whole seconds; docs/BENCHMARKS.md). Body bytes are written and read
+ * outside both.
  */
 final class RawLogStore implements ObjectStore {
 
@@ -95,6 +99,7 @@ final class RawLogStore implements ObjectStore {
     private final RawLogConfig config;
     private final DiskPlace place;
     private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lookupLock = new ReentrantLock();
     private final LogIndex index = new LogIndex(1024);
     private final StoreCounters counters = new StoreCounters();
     private final LongAdder lostToDiskFailure = new LongAdder();
@@ -122,7 +127,7 @@ final class RawLogStore implements ObjectStore {
         this.config = config;
         this.place = place;
         this.disks = new DiskHealth(config.disks(), lock);
-        this.slots = new SegmentSlots(config.segmentCount(), config.segmentSize(), disks, lock);
+        this.slots = new SegmentSlots(config.segmentCount(), config.segmentSize(), disks, lock, lookupLock);
         this.eviction = new SegmentEviction(config.policy(), index, slots, counters);
         this.checkpointer = new Checkpointer(config, lock, index, slots, disks);
         this.diskReturn = new DiskReturn(config, place, lock, slots, disks, opener, () -> closed);
@@ -210,8 +215,8 @@ final class RawLogStore implements ObjectStore {
 
     /**
      * Everything but views (there are none): lookups and file slices read and verify records, writes,
-     * commits and removals write (and fsync with {@code sync=commit}), and all of them take the
-     * store's lock, which is held across segment I/O.
+     * commits and removals write (and fsync with {@code sync=commit}), and writes wait for the store's
+     * lock, which is held across segment I/O (lookups do not take it).
      */
     @Override
     public Set<StoreCall> blockingCalls() {
@@ -247,14 +252,14 @@ final class RawLogStore implements ObjectStore {
     }
 
     private void markVerified(long hash, long location) {
-        lock.lock();
+        lookupLock.lock();
         try {
             int pos = index.find(hash);
             if (pos >= 0 && LogIndex.sameRecord(index.locationAt(pos), location)) {
                 index.markVerifiedAt(pos);
             }
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
     }
 
@@ -275,15 +280,20 @@ final class RawLogStore implements ObjectStore {
         ensureOpen();
         long hash = key.hash64();
         byte[] keyBytes = key.toBytes();
-        lock.lock();
+        lock.lock(); // orders the tombstone after any commit of the key
         try {
-            if (index.find(hash) < 0) {
+            if (!indexed(hash)) {
                 return false;
             }
             int length = RecordFormat.tombstoneLength(keyBytes);
             slots.appendRecord(length, (slot, generation) -> RecordFormat.tombstone(generation, keyBytes), null);
-            if (index.remove(hash)) {
-                counters.removals.increment();
+            lookupLock.lock();
+            try {
+                if (index.remove(hash)) {
+                    counters.removals.increment();
+                }
+            } finally {
+                lookupLock.unlock();
             }
             return true;
         } finally {
@@ -308,13 +318,22 @@ final class RawLogStore implements ObjectStore {
                         + " differs from the stored " + old.bodyLength());
             }
             CommitRecord updated = new CommitRecord(key, m, old.bodyLength(), old.extents());
-            lock.lock();
+            lock.lock(); // no writer replaces it between the check and the new record
             try {
-                int pos = index.find(key.hash64());
-                if (pos < 0 || !LogIndex.sameRecord(index.locationAt(pos), o.location())) {
-                    return pos >= 0; // replaced by a newer object meanwhile, or gone
+                int hits;
+                boolean verified;
+                lookupLock.lock();
+                try {
+                    int pos = index.find(key.hash64());
+                    if (pos < 0 || !LogIndex.sameRecord(index.locationAt(pos), o.location())) {
+                        return pos >= 0; // replaced by a newer object meanwhile, or gone
+                    }
+                    hits = LogIndex.hits(index.locationAt(pos));
+                    verified = LogIndex.verified(index.extentAt(pos));
+                } finally {
+                    lookupLock.unlock();
                 }
-                publish(updated, o.pins(), LogIndex.hits(index.locationAt(pos)), LogIndex.verified(index.extentAt(pos)));
+                publish(updated, o.pins(), hits, verified);
                 return true;
             } finally {
                 lock.unlock();
@@ -326,19 +345,29 @@ final class RawLogStore implements ObjectStore {
 
     @Override
     public StoreUsage usage() {
-        lock.lock();
+        lookupLock.lock();
         try {
             return new StoreUsage(config.capacityBytes(), Math.min(index.liveBytes(), config.capacityBytes()),
                     index.size());
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
+        }
+    }
+
+    private boolean indexed(long hash) {
+        lookupLock.lock();
+        try {
+            return index.find(hash) >= 0;
+        } finally {
+            lookupLock.unlock();
         }
     }
 
     @Override
     public StoreStats stats() {
         Map<String, Object> extra = new LinkedHashMap<>();
-        lock.lock();
+        // not the store's lock, which a throttled write may hold for long: the slot counts below may lag a moment
+        lookupLock.lock();
         try {
             disks.describe(extra);
             for (int d = 0; d < committedOnDisk.length; d++) {
@@ -348,6 +377,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("segmentSize", config.segmentSize());
             extra.put("segmentsFree", slots.freeCount());
             extra.put("segmentsSealed", slots.sealedCount());
+            extra.put("segmentsDraining", slots.drainingCount());
             extra.put("policy", config.policy().name().toLowerCase(Locale.ROOT));
             extra.put("sync", config.sync().name().toLowerCase(Locale.ROOT));
             extra.put("directIo", direct.status());
@@ -363,7 +393,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("recoveryMillis", recovery.millis());
             extra.put("recovery", recovery.summary());
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
         return counters.snapshot(extra);
     }
@@ -429,7 +459,7 @@ final class RawLogStore implements ObjectStore {
         Segment segment;
         long generation;
         boolean verified;
-        lock.lock();
+        lookupLock.lock();
         try {
             int pos = index.find(hash);
             if (pos < 0) {
@@ -444,7 +474,7 @@ final class RawLogStore implements ObjectStore {
             generation = segment.generation();
             slots.pin(pins, segment);
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
         boolean keep = false;
         try {
@@ -461,7 +491,7 @@ final class RawLogStore implements ObjectStore {
                 return Optional.empty(); // another key with the same 64-bit hash
             }
             Segment[] segments = new Segment[record.extents().size()];
-            lock.lock();
+            lookupLock.lock();
             try {
                 for (int i = 0; i < segments.length; i++) {
                     Extent e = record.extents().get(i);
@@ -473,7 +503,7 @@ final class RawLogStore implements ObjectStore {
                     slots.pin(pins, segments[i]);
                 }
             } finally {
-                lock.unlock();
+                lookupLock.unlock();
             }
             keep = true;
             return Optional.of(new Opened(record, location, segments, pins, verified));
@@ -486,21 +516,22 @@ final class RawLogStore implements ObjectStore {
 
     /** Drops the object if the index still points at the damaged record; counts it once. */
     private void dropCorrupt(long hash, long location, String why) {
-        lock.lock();
+        lookupLock.lock();
         try {
             if (index.removeIfAt(hash, location)) {
                 counters.corruptObjectsDropped.increment();
                 LOG.log(System.Logger.Level.WARNING, "raw-log dropped a corrupt object: " + why);
             }
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
     }
 
     // ---------------------------------------------------------------- commits
 
     /**
-     * Appends the commit record of {@code record} and points the index at it (lock held); {@code
+     * Appends the commit record of {@code record} and points the index at it (the store's lock held, not the lookup
+     * lock, which it takes for the index); {@code
      * verified} says whether this process knows the body's bytes good (it wrote or checked them).
      */
     private void publish(CommitRecord record, PinSet holderPins, int hits, boolean verified) throws IOException {
@@ -517,8 +548,14 @@ final class RawLogStore implements ObjectStore {
             throw new StorageException("'" + record.key() + "' spans " + span + " segment generations; at most "
                     + LogIndex.MAX_SPAN + " are indexed");
         }
-        index.put(record.key().hash64(), LogIndex.location(slot, placed[1], hits),
-                LogIndex.verified(LogIndex.extent((int) span, RecordFormat.storedBytes(length, record.extents())), verified));
+        lookupLock.lock();
+        try {
+            index.put(record.key().hash64(), LogIndex.location(slot, placed[1], hits),
+                    LogIndex.verified(LogIndex.extent((int) span, RecordFormat.storedBytes(length, record.extents())),
+                            verified));
+        } finally {
+            lookupLock.unlock();
+        }
     }
 
     private void requireExtentsLive(CommitRecord record) throws StorageException {
@@ -568,11 +605,19 @@ final class RawLogStore implements ObjectStore {
 
     // ---------------------------------------------------------------- disks
 
-    /** Takes a failed disk out (DiskHealth's listener; lock held): its slots, and every object with bytes on it. */
+    /**
+     * Takes a failed disk out (DiskHealth's listener; the store's lock held): its slots, and every object with bytes on
+     * it, in one hold of the lookup lock.
+     */
     private void diskFailed(int disk) {
-        long[] lost = slots.killDisk(disk);
-        index.removeTouching(lost, slot -> slots.get(slot).generation(), lostToDiskFailure, null);
-        slots.retireIfUnpinned(disk);
+        lookupLock.lock();
+        try {
+            long[] lost = slots.killDisk(disk);
+            index.removeTouching(lost, slot -> slots.get(slot).generation(), lostToDiskFailure, null);
+            slots.retireIfUnpinned(disk);
+        } finally {
+            lookupLock.unlock();
+        }
     }
 
     private void ensureOpen() {

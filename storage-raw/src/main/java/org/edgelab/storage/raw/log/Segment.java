@@ -13,8 +13,9 @@ import org.edgelab.storage.raw.io.FileSpace;
  * File I/O goes through here, and every I/O error is judged once by {@link DiskHealth}: a full
  * file system is a refusal, anything else takes the disk out.
  *
- * <p>Thread-safety: state, generation and pins are guarded by the store's lock; the I/O methods
- * take no lock and may be called from any thread (they block on the file).
+ * <p>Thread-safety: state, generation and pins change under the lookup lock (see {@link SegmentSlots}), and state and
+ * generation also under the store's lock, so either lock reads them; the I/O methods take no lock and may be called
+ * from any thread (they block on the file).
  */
 final class Segment {
 
@@ -52,7 +53,7 @@ final class Segment {
         return String.format("%08d.seg", slot);
     }
 
-    // ---------------------------------------------------------------- state (store lock held)
+    // ---------------------------------------------------------------- state (see the class comment for the locks)
 
     SlotState state() {
         return state;

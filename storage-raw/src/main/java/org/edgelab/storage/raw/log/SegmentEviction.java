@@ -15,7 +15,10 @@ import org.edgelab.storage.api.StoreCounters;
  * hits-based reinsertion), as far as its room goes; the rest are evicted. Each re-append costs an
  * object one of its (at most seven) counted reads, so an object stays while it is read about once
  * per pass of the log. Segments are still reclaimed oldest first, so the log's order (a newer
- * record wins at recovery) holds. Runs under the store's lock, copying with it held.
+ * record wins at recovery) holds. Runs under the store's lock, copying with it held; it takes the
+ * lookup lock only to read and change the index, never across the copy's I/O, so lookups (and
+ * hits) go on while it copies. An object a lookup changed meanwhile (dropped as damaged) is not
+ * re-indexed; its copy is left in the log as a valid but unindexed record.
  */
 final class SegmentEviction implements SegmentSlots.Reclaimer {
 
@@ -46,8 +49,13 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         if (mayCopyForward && policy == RawLogConfig.Policy.REINSERT) {
             reinsertRead(victim, generation);
         }
-        index.removeTouching(new long[] {generation}, slot -> slots.get(slot).generation(), counters.evictions,
-                counters.evictedBytes);
+        slots.lookupLock().lock();
+        try {
+            index.removeTouching(new long[] {generation}, slot -> slots.get(slot).generation(), counters.evictions,
+                    counters.evictedBytes);
+        } finally {
+            slots.lookupLock().unlock();
+        }
     }
 
     /**
@@ -58,12 +66,17 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
     private void reinsertRead(Segment victim, long generation) {
         long[] victimGeneration = {generation};
         LongList read = new LongList();
-        index.forEach((hash, location, extent) -> {
-            long high = slots.get(LogIndex.slot(location)).generation();
-            if (LogIndex.hits(location) > 0 && LogIndex.touches(victimGeneration, high - LogIndex.span(extent), high)) {
-                read.add(hash);
-            }
-        });
+        slots.lookupLock().lock();
+        try {
+            index.forEach((hash, location, extent) -> {
+                long high = slots.get(LogIndex.slot(location)).generation();
+                if (LogIndex.hits(location) > 0 && LogIndex.touches(victimGeneration, high - LogIndex.span(extent), high)) {
+                    read.add(hash);
+                }
+            });
+        } finally {
+            slots.lookupLock().unlock();
+        }
         for (int i = 0; i < read.size() && slots.active() != null; i++) {
             try {
                 if (copyForward(victim, generation, read.get(i))) {
@@ -86,8 +99,17 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
      * ends there.
      */
     private boolean copyForward(Segment victim, long generation, long hash) throws IOException {
-        int pos = index.find(hash);
-        long location = index.locationAt(pos);
+        long location;
+        slots.lookupLock().lock();
+        try {
+            int pos = index.find(hash);
+            if (pos < 0) {
+                return false; // a lookup dropped it as damaged meanwhile
+            }
+            location = index.locationAt(pos);
+        } finally {
+            slots.lookupLock().unlock();
+        }
         Segment recordSegment = slots.get(LogIndex.slot(location));
         CommitRecord old = RecordFormat.decodeCommit(recordSegment.readCommitRecord(LogIndex.offset(location)),
                 recordSegment.generation());
@@ -143,11 +165,21 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
             cursor = RecordFormat.align8(commitAt + commitLength);
             target.write(RecordFormat.commit(newGeneration, copy), commitAt);
             slots.advanceActive(cursor);
-            index.put(hash, LogIndex.location(target.slot, commitAt, LogIndex.hits(location) - 1),
-                    LogIndex.verified(LogIndex.extent((int) (newGeneration - lowest),
-                            RecordFormat.storedBytes(commitLength, extents)), true));
             copied = true;
-            return true;
+            slots.lookupLock().lock();
+            try {
+                int pos = index.find(hash);
+                long now = pos < 0 ? 0 : index.locationAt(pos);
+                if (pos < 0 || !LogIndex.sameRecord(now, location)) {
+                    return false; // dropped by a lookup while it was copied: the copy stays unindexed
+                }
+                index.put(hash, LogIndex.location(target.slot, commitAt, LogIndex.hits(now) - 1),
+                        LogIndex.verified(LogIndex.extent((int) (newGeneration - lowest),
+                                RecordFormat.storedBytes(commitLength, extents)), true));
+                return true;
+            } finally {
+                slots.lookupLock().unlock();
+            }
         } finally {
             if (!copied && cursor > start && slots.active() == target) {
                 slots.endActive();

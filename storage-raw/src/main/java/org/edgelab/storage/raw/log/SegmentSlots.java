@@ -24,8 +24,13 @@ import org.edgelab.storage.api.StorageFullException;
  * <p>A reclaimed slot's file is punched out on a background thread of its own (see
  * {@link #punchBeforeReuse}) before the slot is activated again.
  *
- * <p>Thread-safety: guarded by the store's lock; callers hold it except for {@link #release}. The
- * background punch takes no lock; an activation that needs its slot waits for it.
+ * <p>Thread-safety: two locks. The store's lock orders appends, rotations and reclaims and is held across their
+ * I/O; callers hold it except for {@link #release}. The lookup lock guards what lookups read and change (the index,
+ * each slot's state, generation and pins) and is never held across I/O, so a lookup never waits for a write the
+ * device throttles. A change to a slot's state or pins holds the lookup lock (and the store's lock, but for pins);
+ * a read holds either. Whoever takes both takes the store's lock first. A slot reclaimed while a lookup pinned it
+ * (its warm objects were being re-appended, which the lookup lock does not cover) is not reused until its last pin
+ * is released: it drains first. The background punch takes no lock; an activation that needs its slot waits for it.
  */
 final class SegmentSlots {
 
@@ -35,7 +40,8 @@ final class SegmentSlots {
     interface Reclaimer {
         /**
          * Evicts the objects whose bytes lie in {@code victim}, or first re-appends some of them if
-         * {@code mayCopyForward} (the active segment then has room); called with the lock held.
+         * {@code mayCopyForward} (the active segment then has room); called with the store's lock held and the
+         * lookup lock not, so lookups go on while it copies (it takes the lookup lock to read and change the index).
          */
         void reclaiming(Segment victim, boolean mayCopyForward);
     }
@@ -53,6 +59,7 @@ final class SegmentSlots {
     }
 
     private final ReentrantLock lock;
+    private final ReentrantLock lookupLock;
     private final DiskHealth disks;
     private final long segmentSize;
     /**
@@ -64,6 +71,8 @@ final class SegmentSlots {
     private final Segment[] segments;
     private final ArrayDeque<Segment> free = new ArrayDeque<>();
     private final ArrayDeque<Segment> sealed = new ArrayDeque<>();
+    /** Reclaimed slots that a lookup pinned while they were reclaimed: FREE once their last pin is released. */
+    private final ArrayDeque<Segment> draining = new ArrayDeque<>();
     private DirectIo direct = DirectIo.off();
     private boolean punchBeforeReuse;
     private java.util.concurrent.ExecutorService puncher;
@@ -73,8 +82,9 @@ final class SegmentSlots {
     private long nextGeneration = 1;
     private int lastDisk = -1;
 
-    SegmentSlots(int count, long segmentSize, DiskHealth disks, ReentrantLock lock) {
+    SegmentSlots(int count, long segmentSize, DiskHealth disks, ReentrantLock lock, ReentrantLock lookupLock) {
         this.lock = lock;
+        this.lookupLock = lookupLock;
         this.disks = disks;
         this.segmentSize = segmentSize;
         this.writerEnd = segmentSize - copyReserve(segmentSize);
@@ -173,6 +183,11 @@ final class SegmentSlots {
         return lock;
     }
 
+    /** The lock that guards the index, slot states and pins; never held across I/O. */
+    ReentrantLock lookupLock() {
+        return lookupLock;
+    }
+
     /** Returns a new, empty set of pins released through this table. */
     PinSet newPins() {
         return new PinSet(this);
@@ -243,7 +258,7 @@ final class SegmentSlots {
                 continue;
             }
             activePosition = extentEnd(payload, granted);
-            pin(pins, s);
+            pinLocked(pins, s);
             return new Allocation(s, generation, at, payload, granted);
         }
         throw last;
@@ -280,7 +295,7 @@ final class SegmentSlots {
             }
             activePosition = RecordFormat.align8(at + length);
             if (holderPins != null) {
-                pin(holderPins, s);
+                pinLocked(holderPins, s);
             }
             return new long[] {s.slot, at};
         }
@@ -358,7 +373,12 @@ final class SegmentSlots {
 
     private void sealActive() {
         if (active != null) {
-            active.seal();
+            lookupLock.lock();
+            try {
+                active.seal();
+            } finally {
+                lookupLock.unlock();
+            }
             sealed.addLast(active);
             active = null;
         }
@@ -374,7 +394,7 @@ final class SegmentSlots {
             if (!disks.anyOnline()) {
                 throw new StorageException("raw-log has no online disk left: " + disks.summary());
             }
-            if (free.isEmpty()) {
+            if (free.isEmpty() && !freeDrained()) {
                 reclaim(false);
             }
             Segment s = takeFree(fullDisks);
@@ -403,11 +423,16 @@ final class SegmentSlots {
             } catch (StorageException e) {
                 continue; // the disk failed: DiskHealth took it out, this slot is DEAD now
             }
-            s.activate(generation);
+            lookupLock.lock();
+            try {
+                s.activate(generation);
+            } finally {
+                lookupLock.unlock();
+            }
             active = s;
             activePosition = RecordFormat.SEGMENT_HEADER_AREA;
             lastDisk = s.disk;
-            if (free.isEmpty()) {
+            if (free.isEmpty() && !freeDrained()) {
                 try {
                     reclaim(mayCopy);
                 } catch (StorageFullException e) {
@@ -445,16 +470,24 @@ final class SegmentSlots {
         return best;
     }
 
-    /** Frees the oldest unpinned sealed segment, letting the reclaimer evict or copy its objects first. */
+    /**
+     * Frees the oldest unpinned sealed segment, letting the reclaimer evict or copy its objects first. A lookup may pin
+     * it while its objects are handled (the lookup lock is not held then): it then drains before it is reused.
+     */
     private void reclaim(boolean mayCopyForward) throws IOException {
         Segment victim = null;
-        for (Iterator<Segment> it = sealed.iterator(); it.hasNext(); ) {
-            Segment s = it.next();
-            if (!s.isPinned()) {
-                victim = s;
-                it.remove();
-                break;
+        lookupLock.lock();
+        try {
+            for (Iterator<Segment> it = sealed.iterator(); it.hasNext(); ) {
+                Segment s = it.next();
+                if (!s.isPinned()) {
+                    victim = s;
+                    it.remove();
+                    break;
+                }
             }
+        } finally {
+            lookupLock.unlock();
         }
         if (victim == null) {
             throw new StorageFullException("raw-log is full: all " + sealed.size()
@@ -464,15 +497,56 @@ final class SegmentSlots {
         if (victim.state() == SlotState.DEAD || !disks.online(victim.disk)) {
             return; // its disk failed while its objects were handled (a copy's read): the slot stays out with it
         }
-        victim.free();
+        boolean pinned;
+        lookupLock.lock();
         try {
-            victim.write(ByteBuffer.allocate(RecordFormat.SEGMENT_HEADER_BYTES), 0);
-            toFree(victim);
-        } catch (StorageFullException e) {
-            toFree(victim); // not cleared for want of room: the next activation rewrites the header anyway
-        } catch (StorageException e) {
-            // the disk failed: DiskHealth took it out and the slot is DEAD; toFree would refuse it too
+            victim.free();
+            pinned = victim.isPinned();
+        } finally {
+            lookupLock.unlock();
         }
+        try {
+            // the header's page holds no record, so a reader of a draining slot never reads what this clears
+            victim.write(ByteBuffer.allocate(RecordFormat.SEGMENT_HEADER_BYTES), 0);
+        } catch (StorageFullException e) {
+            // not cleared for want of room: the next activation rewrites the header anyway
+        } catch (StorageException e) {
+            return; // the disk failed: DiskHealth took it out and the slot is DEAD; toFree would refuse it too
+        }
+        if (pinned) {
+            draining.addLast(victim);
+        } else {
+            toFree(victim);
+        }
+    }
+
+    /** Queues the draining slots that nothing pins any more; returns whether a slot is free now. */
+    private boolean freeDrained() {
+        if (draining.isEmpty()) {
+            return !free.isEmpty();
+        }
+        java.util.List<Segment> drained = new java.util.ArrayList<>();
+        lookupLock.lock();
+        try {
+            for (Iterator<Segment> it = draining.iterator(); it.hasNext(); ) {
+                Segment s = it.next();
+                if (!s.isPinned()) {
+                    it.remove();
+                    drained.add(s);
+                }
+            }
+        } finally {
+            lookupLock.unlock();
+        }
+        for (Segment s : drained) {
+            toFree(s);
+        }
+        return !free.isEmpty();
+    }
+
+    /** Returns how many reclaimed slots wait for their last pin before they are reused (stats, tests). */
+    int drainingCount() {
+        return draining.size();
     }
 
     /**
@@ -482,7 +556,12 @@ final class SegmentSlots {
     private void toFree(Segment s) {
         if (s.state() != SlotState.FREE || !disks.online(s.disk)) {
             if (s.state() != SlotState.DEAD) {
-                s.kill();
+                lookupLock.lock();
+                try {
+                    s.kill();
+                } finally {
+                    lookupLock.unlock();
+                }
             }
             return;
         }
@@ -499,14 +578,27 @@ final class SegmentSlots {
 
     // ---------------------------------------------------------------- pins
 
+    /** Pins {@code s} for {@code set}; the lookup lock held. */
     void pin(PinSet set, Segment s) {
         s.pin();
         set.add(s);
     }
 
-    /** Releases every pin of {@code set} (idempotent) and retires failed disks nobody pins any more. Takes the lock. */
+    private void pinLocked(PinSet set, Segment s) {
+        lookupLock.lock();
+        try {
+            pin(set, s);
+        } finally {
+            lookupLock.unlock();
+        }
+    }
+
+    /**
+     * Releases every pin of {@code set} (idempotent) under the lookup lock; while a disk is FAILING, also takes the
+     * store's lock to retire the failed disks nobody pins any more.
+     */
     void release(PinSet set) {
-        lock.lock();
+        lookupLock.lock();
         try {
             if (!set.markReleased()) {
                 return;
@@ -514,27 +606,58 @@ final class SegmentSlots {
             for (int i = 0; i < set.size(); i++) {
                 set.get(i).unpin();
             }
+        } finally {
+            lookupLock.unlock();
+        }
+        for (int d = 0; d < disks.count(); d++) {
+            if (disks.state(d) == DiskState.FAILING) {
+                retireFailing();
+                return;
+            }
+        }
+    }
+
+    private void retireFailing() {
+        lock.lock();
+        lookupLock.lock();
+        try {
             for (int d = 0; d < disks.count(); d++) {
                 if (disks.state(d) == DiskState.FAILING) {
                     retireIfUnpinned(d);
                 }
             }
         } finally {
+            lookupLock.unlock();
             lock.unlock();
         }
     }
 
     // ---------------------------------------------------------------- disks
 
-    /** Takes every slot of disk {@code d} out of the log; returns the generations whose bytes are lost, sorted. */
+    /**
+     * Takes every slot of disk {@code d} out of the log; returns the generations whose bytes are lost, sorted. Both
+     * locks held.
+     */
     long[] killDisk(int d) {
+        lookupLock.lock();
+        try {
+            return killDiskLocked(d);
+        } finally {
+            lookupLock.unlock();
+        }
+    }
+
+    private long[] killDiskLocked(int d) {
         LongList lost = new LongList();
         for (Segment s : segments) {
             if (s.disk != d) {
                 continue;
             }
             switch (s.state()) {
-                case FREE -> free.remove(s);
+                case FREE -> {
+                    free.remove(s);
+                    draining.remove(s);
+                }
                 case SEALED -> sealed.remove(s);
                 case ACTIVE -> active = null;
                 case DEAD -> {
@@ -576,13 +699,27 @@ final class SegmentSlots {
                 s.openDirect(directChannels[i]);
             }
             i++;
-            s.revive();
+            lookupLock.lock();
+            try {
+                s.revive();
+            } finally {
+                lookupLock.unlock();
+            }
             toFree(s);
         }
     }
 
-    /** Closes a failed disk's files once nothing pins them, and marks it OFFLINE. */
+    /** Closes a failed disk's files once nothing pins them, and marks it OFFLINE; both locks held. */
     void retireIfUnpinned(int d) {
+        lookupLock.lock();
+        try {
+            retireIfUnpinnedLocked(d);
+        } finally {
+            lookupLock.unlock();
+        }
+    }
+
+    private void retireIfUnpinnedLocked(int d) {
         for (Segment s : segments) {
             if (s.disk == d && s.isPinned()) {
                 return;
@@ -620,6 +757,7 @@ final class SegmentSlots {
         return active != null ? activePosition : RecordFormat.SEGMENT_HEADER_AREA;
     }
 
+    /** Free slots; read without the store's lock for stats, so it may lag a rotation by a moment. */
     int freeCount() {
         return free.size();
     }

@@ -31,7 +31,7 @@ class SegmentSlotsReclaimTest {
     void aSlotWhoseDiskFailsWhileItIsReclaimedNeverReturnsToTheFreeList() throws Exception {
         ReentrantLock lock = new ReentrantLock();
         DiskHealth disks = new DiskHealth(List.of(dir.resolve("d0"), dir.resolve("d1")), lock);
-        SegmentSlots slots = new SegmentSlots(8, SEGMENT, disks, lock);
+        SegmentSlots slots = new SegmentSlots(8, SEGMENT, disks, lock, new ReentrantLock());
         disks.listener(d -> { // what RawLogStore does when a disk fails
             slots.killDisk(d);
             slots.retireIfUnpinned(d);
