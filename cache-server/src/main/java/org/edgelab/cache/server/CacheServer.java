@@ -94,11 +94,14 @@ public final class CacheServer implements AutoCloseable {
             LoopStore loopStore = new LoopStore(store, reads, writes);
             FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.upstreamHost());
             ServerContext sc = new ServerContext(config, loopStore, origin, fetches, stats);
-            // both lanes together: what these counted when the store had one executor
+            // store_executor_*: both lanes together (what they counted when the store had one executor);
+            // store_read_lane_* and store_write_lane_*: each lane's share.
             stats.gauge("store_executor_admitted", () -> reads.admitted() + writes.admitted());
             stats.gauge("store_executor_waiting", () -> reads.waiting() + writes.waiting());
             stats.gauge("store_executor_calls_total", () -> reads.totals()[0] + writes.totals()[0]);
             stats.gauge("store_executor_waited_in_line_total", () -> reads.totals()[1] + writes.totals()[1]);
+            laneGauges(stats, "store_read_lane_", reads);
+            laneGauges(stats, "store_write_lane_", writes);
             stats.gauge("loop_turns_total", () -> sum(sc, 0));
             stats.gauge("loop_turns_with_bodies_left_total", () -> sum(sc, 1));
             // This JVM's JIT compile time so far: a run that compiled while it was measured measured a JVM still warming
@@ -136,6 +139,14 @@ public final class CacheServer implements AutoCloseable {
             reads.close(5_000);
             throw e;
         }
+    }
+
+    /** Registers one lane's figures under {@code prefix}: calls admitted, waiting in line, made, made after waiting. */
+    private static void laneGauges(CacheStats stats, String prefix, StoreExecutor lane) {
+        stats.gauge(prefix + "admitted", lane::admitted);
+        stats.gauge(prefix + "waiting", lane::waiting);
+        stats.gauge(prefix + "calls_total", () -> lane.totals()[0]);
+        stats.gauge(prefix + "waited_in_line_total", () -> lane.totals()[1]);
     }
 
     /** Sums one of the loops' write-scheduler figures (read racily: a gauge). */
