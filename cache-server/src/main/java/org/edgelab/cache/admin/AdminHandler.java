@@ -26,7 +26,7 @@ import org.edgelab.storage.api.ObjectStore;
 /**
  * Answers the admin listener's requests: {@code GET /stats} (JSON), {@code GET /metrics}
  * (Prometheus text) and {@code GET /health}. Expects aggregated requests. The store's figures are
- * read on {@code snapshots} (the store's executor when reading them may block) and the answer is
+ * read on {@code snapshots} (the store's read lane when reading them may block) and the answer is
  * written on the connection's loop. Sharable and thread-safe.
  */
 @ChannelHandler.Sharable

@@ -119,13 +119,19 @@ public final class ServeCommand implements Callable<Integer> {
     private int maxRanges;
 
     @Option(names = "--store-threads", paramLabel = "N", defaultValue = "" + StoreExecutor.DEFAULT_THREADS,
-            description = "Threads that make the store's blocking calls (lookups, reads, writes, commits of disk "
+            description = "Threads that make the store's blocking reads (lookups, reads, releases of disk "
                     + "engines), like nginx's thread_pool; no event loop waits on storage (default: ${DEFAULT-VALUE}).")
     private int storeThreads;
 
+    @Option(names = "--store-write-threads", paramLabel = "N", defaultValue = "" + StoreExecutor.DEFAULT_WRITE_THREADS,
+            description = "Threads that make the store's blocking writes (writes, commits, aborts, removals of disk "
+                    + "engines), apart from --store-threads so that writes the device throttles never hold the "
+                    + "threads hits need (default: ${DEFAULT-VALUE}).")
+    private int storeWriteThreads;
+
     @Option(names = "--store-queue", paramLabel = "N", defaultValue = "" + StoreExecutor.DEFAULT_QUEUE,
-            description = "Store calls that may wait for a thread; past that a connection waits its turn "
-                    + "(back-pressure, never an unbounded queue) (default: ${DEFAULT-VALUE}).")
+            description = "Store calls that may wait for a thread, in each of the read and write lanes; past that "
+                    + "a connection waits its turn (back-pressure, never an unbounded queue) (default: ${DEFAULT-VALUE}).")
     private int storeQueue;
 
     private final EmbeddedOrigin embeddedOrigin;
@@ -256,6 +262,7 @@ public final class ServeCommand implements Callable<Integer> {
                     .originResponseTimeout(originTimeout)
                     .maxRanges(maxRanges)
                     .storeThreads(storeThreads)
+                    .storeWriteThreads(storeWriteThreads)
                     .storeQueue(storeQueue)
                     .build(), store);
         } catch (Exception e) {

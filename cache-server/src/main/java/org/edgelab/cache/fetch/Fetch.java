@@ -46,8 +46,10 @@ import org.edgelab.storage.api.StoredObject;
  * its followers instead: each has read, or can still read, every byte written before the failure,
  * and gets the rest from the origin through its {@link FillTail}, so every response ends whole.
  *
- * <p>Store calls are made in order, one at a time ({@link Lane}): on the store's executor when the
- * engine declares them blocking, continuing on the origin loop. While the write of the object is
+ * <p>Store calls are made in order, one at a time ({@link Lane}): on the executor of the call's
+ * {@link org.edgelab.cache.store.StoreLane} (writes on the write lane, follows on the read lane)
+ * when the engine declares them blocking, continuing on the origin loop, where the next is started
+ * (so the order holds across the two lanes). While the write of the object is
  * opening, or more than {@link #WRITE_AHEAD} bytes wait to be written, the origin is not read.
  *
  * <p>Thread-safety: origin callbacks and store continuations run on the origin connection's event

@@ -12,7 +12,7 @@ import org.edgelab.storage.api.StoreCall;
 import org.edgelab.storage.api.StoredObject;
 
 /**
- * Reads a body ahead of the socket on the store's executor, for engines whose reads may block:
+ * Reads a body ahead of the socket on the store's read lane, for engines whose reads may block:
  * up to {@link #DEPTH} pieces of up to {@link #CHUNK} bytes wait ready, each a pooled direct
  * buffer filled by {@link StoredObject#read} or, where the engine offers one, a file slice obtained
  * there (its sendfile stays on the loop). So no {@code read(2)} and no page fault of a memory map

@@ -28,7 +28,7 @@ import org.edgelab.storage.api.WriteAbortedException;
  * ({@link StoredObject#awaitLength}). Chunks go out zero-copy where the engine allows it on the
  * loop: a file slice as a sendfile region, memory as a wrapped view, otherwise a pooled buffer
  * filled by {@link StoredObject#read} on the loop when reads never block, else read ahead on the
- * store's executor ({@link BodyReadAhead}). The object must stay open until {@code onDone} runs.
+ * store's read lane ({@link BodyReadAhead}). The object must stay open until {@code onDone} runs.
  *
  * <p>A follower of a fill whose store write fails mid-object reads what was written from the store
  * and, from the offset where its reads end ({@link WriteAbortedException}), the rest of the body

@@ -18,6 +18,7 @@ import org.edgelab.cache.fetch.FetchRegistry;
 import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.cache.store.LoopStore;
 import org.edgelab.cache.store.StoreExecutor;
+import org.edgelab.cache.store.StoreLane;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StoreCall;
 import org.edgelab.transport.LoopDelay;
@@ -48,19 +49,21 @@ public final class CacheServer implements AutoCloseable {
     private final Channel admin;
     private final OriginClient origin;
     private final CacheStats stats;
-    private final StoreExecutor executor;
+    private final StoreExecutor reads;
+    private final StoreExecutor writes;
     private final LoopDelay loopDelay;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private CacheServer(EventLoopGroup group, Channel listener, Channel admin, OriginClient origin, CacheStats stats,
-                        StoreExecutor executor, LoopDelay loopDelay) {
+                        StoreExecutor reads, StoreExecutor writes, LoopDelay loopDelay) {
         this.loopDelay = loopDelay;
         this.group = group;
         this.listener = listener;
         this.admin = admin;
         this.origin = origin;
         this.stats = stats;
-        this.executor = executor;
+        this.reads = reads;
+        this.writes = writes;
     }
 
     /** Binds the listeners and returns once they accept connections; fails if a port cannot be bound. */
@@ -72,20 +75,33 @@ public final class CacheServer implements AutoCloseable {
         // Netty's default of two per core cost ~10 % of 100 KiB hit throughput in context switches.
         int loops = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
         EventLoopGroup group = transport.newGroup(loops, "edgelab-cache");
-        StoreExecutor executor = new StoreExecutor(store.engineName(), config.storeThreads(), config.storeQueue());
+        // Two lanes, so that writes the device throttles (dirty-page limits, writeback) never hold the
+        // threads lookups and reads need: every hit would wait behind them (issue 14).
+        StoreExecutor reads = new StoreExecutor(store.engineName() + "-read", config.storeThreads(), config.storeQueue());
+        StoreExecutor writes;
+        try {
+            writes = new StoreExecutor(store.engineName() + "-write", config.storeWriteThreads(), config.storeQueue());
+        } catch (RuntimeException e) {
+            reads.close(5_000);
+            throw e;
+        }
         try {
             CacheStats stats = new CacheStats();
             OriginClient origin = new OriginClient(config.upstreams(), config.upstreamVirtualNodes(),
                     config.upstreamProbeInterval(), config.preserveHost(), transport.socketChannelClass(), config.originConnectTimeout(),
                     config.originResponseTimeout());
             stats.upstreams(origin::stats);
-            LoopStore loopStore = new LoopStore(store, executor);
+            LoopStore loopStore = new LoopStore(store, reads, writes);
             FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.upstreamHost());
             ServerContext sc = new ServerContext(config, loopStore, origin, fetches, stats);
-            stats.gauge("store_executor_admitted", executor::admitted);
-            stats.gauge("store_executor_waiting", executor::waiting);
-            stats.gauge("store_executor_calls_total", () -> executor.totals()[0]);
-            stats.gauge("store_executor_waited_in_line_total", () -> executor.totals()[1]);
+            // store_executor_*: both lanes together (what they counted when the store had one executor);
+            // store_read_lane_* and store_write_lane_*: each lane's share.
+            stats.gauge("store_executor_admitted", () -> reads.admitted() + writes.admitted());
+            stats.gauge("store_executor_waiting", () -> reads.waiting() + writes.waiting());
+            stats.gauge("store_executor_calls_total", () -> reads.totals()[0] + writes.totals()[0]);
+            stats.gauge("store_executor_waited_in_line_total", () -> reads.totals()[1] + writes.totals()[1]);
+            laneGauges(stats, "store_read_lane_", reads);
+            laneGauges(stats, "store_write_lane_", writes);
             stats.gauge("loop_turns_total", () -> sum(sc, 0));
             stats.gauge("loop_turns_with_bodies_left_total", () -> sum(sc, 1));
             // This JVM's JIT compile time so far: a run that compiled while it was measured measured a JVM still warming
@@ -100,7 +116,8 @@ public final class CacheServer implements AutoCloseable {
             Channel admin = null;
             if (config.adminPort() >= 0) {
                 AdminHandler adminHandler = new AdminHandler(stats, store,
-                        loopStore.blocks(StoreCall.USAGE) ? executor::execute : Runnable::run);
+                        loopStore.blocks(StoreCall.USAGE) ? loopStore.executor(StoreLane.of(StoreCall.USAGE))::execute
+                                : Runnable::run);
                 admin = transport.serverBootstrap(group)
                         .childHandler(new ChannelInitializer<Channel>() {
                             @Override
@@ -112,15 +129,24 @@ public final class CacheServer implements AutoCloseable {
                         .syncUninterruptibly().channel();
             }
             LOG.log(System.Logger.Level.INFO, "edge cache listening on {0} ({1}), upstreams {2}, store calls that may "
-                    + "block: {3} on {4} threads", listener.localAddress(), transport.label(), config.upstreams(),
-                    store.blockingCalls(), config.storeThreads());
+                    + "block: {3} on {4} read-lane and {5} write-lane threads", listener.localAddress(), transport.label(),
+                    config.upstreams(), store.blockingCalls(), config.storeThreads(), config.storeWriteThreads());
             LoopDelay delay = LoopDelay.start(group, LOOP_DELAY_PERIOD, ns -> stats.phases().record(PhaseTimes.Phase.LOOP_DELAY, ns));
-            return new CacheServer(group, listener, admin, origin, stats, executor, delay);
+            return new CacheServer(group, listener, admin, origin, stats, reads, writes, delay);
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-            executor.close(5_000);
+            writes.close(5_000);
+            reads.close(5_000);
             throw e;
         }
+    }
+
+    /** Registers one lane's figures under {@code prefix}: calls admitted, waiting in line, made, made after waiting. */
+    private static void laneGauges(CacheStats stats, String prefix, StoreExecutor lane) {
+        stats.gauge(prefix + "admitted", lane::admitted);
+        stats.gauge(prefix + "waiting", lane::waiting);
+        stats.gauge(prefix + "calls_total", () -> lane.totals()[0]);
+        stats.gauge(prefix + "waited_in_line_total", () -> lane.totals()[1]);
     }
 
     /** Sums one of the loops' write-scheduler figures (read racily: a gauge). */
@@ -142,9 +168,9 @@ public final class CacheServer implements AutoCloseable {
         return admin == null ? -1 : ((InetSocketAddress) admin.localAddress()).getPort();
     }
 
-    /** Returns the executor of the store's blocking calls. */
-    StoreExecutor storeExecutor() {
-        return executor;
+    /** Returns the executor of the store's blocking calls of {@code lane}. */
+    StoreExecutor storeExecutor(StoreLane lane) {
+        return lane == StoreLane.READ ? reads : writes;
     }
 
     /** Returns the live counters. */
@@ -153,9 +179,9 @@ public final class CacheServer implements AutoCloseable {
     }
 
     /**
-     * Stops accepting, closes every connection and the event loops, then drains the store's
-     * executor (every store call already taken runs, so fills in progress commit or abort; what
-     * they would have handed to a loop is released). Waits up to a few seconds for each.
+     * Stops accepting, closes every connection and the event loops, then drains both of the store's
+     * lanes, writes then reads (every store call already taken runs, so fills in progress commit or
+     * abort; what they would have handed to a loop is released). Waits up to a few seconds for each.
      */
     @Override
     public void close() {
@@ -169,6 +195,7 @@ public final class CacheServer implements AutoCloseable {
         }
         origin.close();
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        executor.close(10_000);
+        writes.close(10_000);
+        reads.close(10_000);
     }
 }

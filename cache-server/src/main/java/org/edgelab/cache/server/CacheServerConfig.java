@@ -39,10 +39,15 @@ import org.edgelab.cache.store.StoreExecutor;
  * @param originResponseTimeout the origin must send data at least this often (else 504, or truncation)
  * @param maxRanges             most ranges served in one multipart/byteranges response
  * @param maxRequestBody        largest request body forwarded for unsafe methods (larger gets 413)
- * @param storeThreads          threads of the store's I/O executor, which makes every call the engine
- *                              declares blocking (default {@link StoreExecutor#DEFAULT_THREADS})
- * @param storeQueue            calls that may wait for an executor thread before connections wait in line
+ * @param storeThreads          threads of the store's read lane, which makes every lookup, read and release
+ *                              the engine declares blocking (default {@link StoreExecutor#DEFAULT_THREADS})
+ * @param storeQueue            calls that may wait for a thread of each lane before connections wait in line
  *                              (default {@link StoreExecutor#DEFAULT_QUEUE})
+ * @param storeWriteThreads     threads of the store's write lane, which makes every write, commit, abort and
+ *                              removal the engine declares blocking, apart from the read lane so that writes
+ *                              the device throttles never hold the threads hits need (default
+ *                              {@link StoreExecutor#DEFAULT_WRITE_THREADS}: fewer, as a throttled write waits
+ *                              for the device however many threads wait with it)
  */
 public record CacheServerConfig(
         String bindHost,
@@ -62,7 +67,8 @@ public record CacheServerConfig(
         int maxRanges,
         int maxRequestBody,
         int storeThreads,
-        int storeQueue) {
+        int storeQueue,
+        int storeWriteThreads) {
 
     public CacheServerConfig {
         Objects.requireNonNull(bindHost, "bindHost");
@@ -81,6 +87,7 @@ public record CacheServerConfig(
         requireRange("maxRequestBody", maxRequestBody, 0, Integer.MAX_VALUE);
         requireRange("storeThreads", storeThreads, 1, 1024);
         requireRange("storeQueue", storeQueue, 0, 1 << 20);
+        requireRange("storeWriteThreads", storeWriteThreads, 1, 1024);
         requirePositive("idleTimeout", idleTimeout);
         requirePositive("requestHeaderTimeout", requestHeaderTimeout);
         requirePositive("originConnectTimeout", originConnectTimeout);
@@ -183,6 +190,7 @@ public record CacheServerConfig(
         private int maxRanges = 16;
         private int storeThreads = StoreExecutor.DEFAULT_THREADS;
         private int storeQueue = StoreExecutor.DEFAULT_QUEUE;
+        private int storeWriteThreads = StoreExecutor.DEFAULT_WRITE_THREADS;
         private int maxRequestBody = 8 << 20;
 
         private Builder() {
@@ -217,6 +225,7 @@ public record CacheServerConfig(
         public Builder maxRequestBody(int v) { this.maxRequestBody = v; return this; }
         public Builder storeThreads(int v) { this.storeThreads = v; return this; }
         public Builder storeQueue(int v) { this.storeQueue = v; return this; }
+        public Builder storeWriteThreads(int v) { this.storeWriteThreads = v; return this; }
 
         private static URI uri(String s) {
             try {
@@ -231,7 +240,7 @@ public record CacheServerConfig(
             return new CacheServerConfig(bindHost, port, adminPort, upstreams, upstreamVirtualNodes,
                     upstreamProbeInterval, preserveHost, ioThreads, maxInitialLineLength,
                     maxHeaderSize, idleTimeout, requestHeaderTimeout, originConnectTimeout, originResponseTimeout,
-                    maxRanges, maxRequestBody, storeThreads, storeQueue);
+                    maxRanges, maxRequestBody, storeThreads, storeQueue, storeWriteThreads);
         }
     }
 }

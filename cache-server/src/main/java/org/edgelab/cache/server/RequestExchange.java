@@ -40,7 +40,7 @@ import org.edgelab.storage.api.StoredObject;
 /**
  * Answers one client request, as a sequence of steps held in one {@link Step} (like Varnish's
  * request state machine): {@code LOOKUP} (find the object or variant in the store, on the store's
- * executor when lookups may block), {@code AWAIT_FILL} (wait for a shared
+ * read lane when lookups may block), {@code AWAIT_FILL} (wait for a shared
  * {@link org.edgelab.cache.fetch.Fetch}: a miss or a revalidation), {@code DELIVER} (answer from a
  * stored object: {@link Delivery}), {@code PASS} (forward an origin response unstored:
  * {@link PassThrough}; unsafe and other methods, non-storable responses) and {@code DONE}.

@@ -12,9 +12,12 @@ import org.edgelab.storage.api.StoredObject;
 
 /**
  * A store as the event loops use it: each call the engine declares blocking
- * ({@link ObjectStore#blockingCalls()}) runs on the store's {@link StoreExecutor} and its outcome
- * comes back on the caller's event loop; every other call runs inline and its outcome is handed
- * over at once, on the calling thread (so the memory engine costs no thread hop). Thread-safe.
+ * ({@link ObjectStore#blockingCalls()}) runs on one of the store's two {@link StoreExecutor}s, the
+ * read lane or the write lane as {@link StoreLane#of(StoreCall)} says, and its outcome comes back on
+ * the caller's event loop; every other call runs inline and its outcome is handed over at once, on
+ * the calling thread (so the memory engine costs no thread hop). The lanes have their own threads
+ * and their own lines, so writes stuck in slow I/O never hold a thread a lookup or a read needs.
+ * Thread-safe.
  */
 public final class LoopStore {
 
@@ -22,12 +25,21 @@ public final class LoopStore {
 
     private final ObjectStore store;
     private final Set<StoreCall> blocking;
-    private final StoreExecutor executor;
+    private final StoreExecutor reads;
+    private final StoreExecutor writes;
 
-    /** Wraps {@code store}, running its blocking calls on {@code executor}. */
-    public LoopStore(ObjectStore store, StoreExecutor executor) {
+    /**
+     * Wraps {@code store}, running its blocking calls of the {@link StoreLane#READ read lane} on
+     * {@code reads} and those of the {@link StoreLane#WRITE write lane} on {@code writes}, which must
+     * be two executors (one shared would let writers hold every thread again).
+     */
+    public LoopStore(ObjectStore store, StoreExecutor reads, StoreExecutor writes) {
         this.store = Objects.requireNonNull(store, "store");
-        this.executor = Objects.requireNonNull(executor, "executor");
+        this.reads = Objects.requireNonNull(reads, "reads");
+        this.writes = Objects.requireNonNull(writes, "writes");
+        if (reads == writes) {
+            throw new IllegalArgumentException("the read and write lanes need an executor each");
+        }
         this.blocking = Set.copyOf(store.blockingCalls());
     }
 
@@ -36,9 +48,9 @@ public final class LoopStore {
         return store;
     }
 
-    /** Returns the executor of this store's blocking calls. */
-    public StoreExecutor executor() {
-        return executor;
+    /** Returns the executor of {@code lane}. */
+    public StoreExecutor executor(StoreLane lane) {
+        return lane == StoreLane.READ ? reads : writes;
     }
 
     /** Returns whether {@code call} may block in this engine (so it must not run on an event loop). */
@@ -48,21 +60,25 @@ public final class LoopStore {
 
     /**
      * Makes a store call: inline when {@code call} never blocks in this engine ({@code then} runs
-     * before this returns), else on the executor and then {@code then} on {@code loop}. A result
+     * before this returns), else on the executor of its lane and then {@code then} on {@code loop}. A result
      * that arrives after {@code loop} has shut down is released if it is a stored object or an
      * {@link AutoCloseable}, so shutting down leaks nothing.
      */
     public <T> void call(StoreCall call, EventExecutor loop, Callable<T> body, BiConsumer<? super T, Throwable> then) {
-        run(blocks(call), loop, body, then);
+        run(blocks(call), StoreLane.of(call), loop, body, then);
     }
 
-    /** Like {@link #call(StoreCall, EventExecutor, Callable, BiConsumer)} for a body that makes two kinds of call. */
+    /**
+     * Like {@link #call(StoreCall, EventExecutor, Callable, BiConsumer)} for a body that makes two kinds of
+     * call: off the loop if either may block, on the write lane if either is a write ({@link StoreLane#of(StoreCall, StoreCall)}).
+     */
     public <T> void call(StoreCall call, StoreCall alsoCall, EventExecutor loop, Callable<T> body,
                          BiConsumer<? super T, Throwable> then) {
-        run(blocks(call) || blocks(alsoCall), loop, body, then);
+        run(blocks(call) || blocks(alsoCall), StoreLane.of(call, alsoCall), loop, body, then);
     }
 
-    private <T> void run(boolean blocks, EventExecutor loop, Callable<T> body, BiConsumer<? super T, Throwable> then) {
+    private <T> void run(boolean blocks, StoreLane lane, EventExecutor loop, Callable<T> body,
+                         BiConsumer<? super T, Throwable> then) {
         if (!blocks) {
             T result;
             try {
@@ -75,7 +91,7 @@ public final class LoopStore {
             return;
         }
         try {
-            executor.execute(() -> {
+            executor(lane).execute(() -> {
                 T result = null;
                 Throwable failure = null;
                 try {
@@ -100,9 +116,14 @@ public final class LoopStore {
     }
 
     /**
-     * Runs {@code body} (a release, a removal) where {@code call} may block, with nothing to wait
-     * for. Bounded all the same: the executor runs calls in order, so a connection's next call waits
-     * behind its detached one.
+     * Runs {@code body} (a release, a removal) where {@code call} may block, on the lane of
+     * {@code call}, with nothing to wait for. Bounded all the same: a lane admits calls to its
+     * threads first come, first served, so a call made after a detached one on the same lane is
+     * admitted after it (started no earlier; with several threads it may finish first), while a call
+     * on the other lane is not ordered after it at all. The only detached call made today is
+     * {@link StoreCall#RELEASE} (read lane) of an object a connection was served, and a connection
+     * gets its next object only after a lookup (read lane too) admitted behind that release: the
+     * releases in line stay bounded by the connections, as with one executor.
      */
     public void detached(StoreCall call, Runnable body) {
         if (!blocks(call)) {
@@ -110,7 +131,7 @@ public final class LoopStore {
             return;
         }
         try {
-            executor.execute(body);
+            executor(StoreLane.of(call)).execute(body);
         } catch (RejectedExecutionException closed) {
             body.run(); // the server is stopping: no loop is left to keep free
         }

@@ -8,19 +8,30 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A bounded pool of threads that make one store's blocking calls, so that no event loop waits on
- * storage (nginx's {@code thread_pool}, Traffic Server's AIO threads). At most {@code threads}
- * calls run and {@code queue} more wait for a thread; past that a call waits in line until one
- * finishes. That line is the back-pressure: each call in it belongs to a connection or a fill that
- * makes no progress (and reads nothing more) until its call has run, so the line holds at most one
- * call per connection and per fill, never an unbounded backlog. Threads are plain daemon threads
- * (not Netty's, which BlockHound would treat as event loops). Thread-safe.
+ * A bounded pool of threads that make one lane of a store's blocking calls ({@link StoreLane}; a
+ * store has one executor per lane), so that no event loop waits on storage (nginx's
+ * {@code thread_pool}, Traffic Server's AIO threads). At most {@code threads} calls run and
+ * {@code queue} more wait for a thread; past that a call waits in line until one finishes. That
+ * line is the back-pressure: each call in it belongs to a connection or a fill that makes no
+ * progress (and reads nothing more) until its call has run, so the line holds at most one call per
+ * connection and per fill, never an unbounded backlog. Calls are admitted first come, first served
+ * and taken by the threads in that order; with more than one thread they run side by side and may
+ * finish in any order. Threads are plain daemon threads (not Netty's, which BlockHound would treat
+ * as event loops). Thread-safe.
  */
 public final class StoreExecutor implements AutoCloseable {
 
-    /** Default threads per store: Traffic Server's default AIO threads per disk (8) times two, for page-cache copies that use CPU. */
+    /** Default threads of a store's read lane: Traffic Server's default AIO threads per disk (8) times two, for page-cache copies that use CPU. */
     public static final int DEFAULT_THREADS = 16;
-    /** Default calls that may wait for a thread before callers wait in line. */
+    /**
+     * Default threads of a store's write lane: fewer than the read lane's, since a write the device
+     * throttles (dirty-page limits, writeback) waits for the device however many threads wait with
+     * it, and more threads would only park more fills in {@code pwrite}; Traffic Server's default AIO
+     * threads per disk. CacheLib's Navy gives writes their own pool the same way
+     * ({@code navyWriterThreads}, beside {@code navyReaderThreads}).
+     */
+    public static final int DEFAULT_WRITE_THREADS = 8;
+    /** Default calls that may wait for a thread of a lane before callers wait in line. */
     public static final int DEFAULT_QUEUE = 1024;
 
     private static final System.Logger LOG = System.getLogger(StoreExecutor.class.getName());

@@ -25,7 +25,8 @@ class BodyStreamerTest {
     }
 
     private static final org.edgelab.cache.store.LoopStore INLINE = new org.edgelab.cache.store.LoopStore(
-            new DeclaredStore(java.util.Set.of()), new org.edgelab.cache.store.StoreExecutor("test", 1, 0));
+            new DeclaredStore(java.util.Set.of()), new org.edgelab.cache.store.StoreExecutor("test-read", 1, 0),
+            new org.edgelab.cache.store.StoreExecutor("test-write", 1, 0));
 
     /** A streamer on the embedded channel's own scheduler, reading inline (nothing declared blocking). */
     private static BodyStreamer streamer(EmbeddedChannel ch, ArrayStoredObject obj, List<BodyStreamer.Part> parts,

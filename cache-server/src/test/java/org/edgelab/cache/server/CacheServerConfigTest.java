@@ -15,6 +15,7 @@ class CacheServerConfigTest {
         assertThat(c.bindHost()).isEqualTo("127.0.0.1");
         assertThat(c.storeThreads()).isEqualTo(16);
         assertThat(c.storeQueue()).isEqualTo(1024);
+        assertThat(c.storeWriteThreads()).as("the write lane: fewer threads than reads").isEqualTo(8);
         assertThat(c.port()).isZero();
         assertThat(c.adminPort()).isEqualTo(-1);
         assertThat(c.maxInitialLineLength()).isEqualTo(8192);
@@ -32,6 +33,10 @@ class CacheServerConfigTest {
         assertThatThrownBy(() -> CacheServerConfig.builder().build()).hasMessageContaining("origin");
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://127.0.0.1:1").storeThreads(0).build())
                 .hasMessageContaining("storeThreads");
+        assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://127.0.0.1:1").storeWriteThreads(0).build())
+                .hasMessageContaining("storeWriteThreads");
+        assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://127.0.0.1:1").storeWriteThreads(1025).build())
+                .hasMessageContaining("storeWriteThreads");
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("https://x:1").build())
                 .hasMessageContaining("http://host");
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://x:1").maxRanges(0).build())

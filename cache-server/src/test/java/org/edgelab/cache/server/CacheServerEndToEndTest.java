@@ -229,6 +229,23 @@ class CacheServerEndToEndTest {
         assertThat(json.get("bytes_from_cache").asLong()).isGreaterThanOrEqualTo(1000);
         assertThat(json.get("store_usage").get("object_count").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(json.get("by_status_class").get("2xx").asLong()).isGreaterThanOrEqualTo(2);
+        // each lane's figures: where the engine's lookups block they went through the read lane, its writes the write lane
+        com.fasterxml.jackson.databind.JsonNode gauges = json.get("gauges");
+        java.util.Set<org.edgelab.storage.api.StoreCall> blocking = f.store.blockingCalls();
+        long readCalls = gauges.get("store_read_lane_calls_total").asLong();
+        long writeCalls = gauges.get("store_write_lane_calls_total").asLong();
+        if (blocking.contains(org.edgelab.storage.api.StoreCall.LOOKUP)) {
+            assertThat(readCalls).as("read lane calls").isPositive();
+        } else {
+            assertThat(readCalls).as("read lane calls of an engine whose lookups never block").isZero();
+        }
+        if (blocking.stream().anyMatch(call -> org.edgelab.cache.store.StoreLane.of(call)
+                == org.edgelab.cache.store.StoreLane.WRITE)) {
+            assertThat(writeCalls).as("write lane calls").isPositive();
+        } else {
+            assertThat(writeCalls).as("write lane calls of an engine whose writes never block").isZero();
+        }
+        assertThat(gauges.has("store_executor_waiting")).as("both lanes together, under the old name").isTrue();
         // HotSpot times its compilers, and this JVM has compiled the code that served the requests
         assertThat(json.get("gauges").get(CacheServer.JIT_GAUGE).asLong()).as("JIT compile ms so far").isPositive();
 
@@ -240,7 +257,9 @@ class CacheServerEndToEndTest {
                 .containsPattern("edgelab_cache_requests_total\\{result=\"miss\"} [1-9]")
                 .contains("edgelab_cache_open_connections ")
                 .containsPattern("edgelab_cache_loop_turns_total [1-9]")
-                .contains("edgelab_cache_store_executor_waiting ");
+                .contains("edgelab_cache_store_executor_waiting ")
+                .contains("edgelab_cache_store_read_lane_waiting ")
+                .contains("edgelab_cache_store_write_lane_waiting ");
         HttpResponse<String> health = c.send(HttpRequest.newBuilder(base.resolve("/health")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(health.body()).isEqualTo("ok\n");

@@ -1,11 +1,13 @@
 package org.edgelab.cache.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.edgelab.cache.server.CacheFixture.verified;
 import static org.edgelab.cache.server.CacheFixture.xcache;
 
 import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
+import org.edgelab.cache.store.StoreLane;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.SyntheticPaths;
@@ -18,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Store calls that fail on the executor reach the client as a clean answer, an origin pass-through
- * or a closed connection, never as a connection left waiting; and closing the server drains the
- * executor.
+ * or a closed connection, never as a connection left waiting; and closing the server drains both
+ * of the store's lanes.
  */
 class StoreFailureTest {
 
@@ -276,8 +278,13 @@ class StoreFailureTest {
         raw.soTimeout(5_000);
         raw.line(); // the fill is under way
         cache.close();
-        assertThat(cache.storeExecutor().admitted()).isZero();
-        assertThat(cache.storeExecutor().waiting()).isZero();
+        for (StoreLane lane : StoreLane.values()) {
+            assertThat(cache.storeExecutor(lane).totals()[0]).as("%s lane calls", lane).isPositive();
+            assertThat(cache.storeExecutor(lane).admitted()).as("%s lane admitted", lane).isZero();
+            assertThat(cache.storeExecutor(lane).waiting()).as("%s lane waiting", lane).isZero();
+            assertThatThrownBy(() -> cache.storeExecutor(lane).execute(() -> { })).as("%s lane closed", lane)
+                    .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+        }
         raw.close();
         assertThat(store.lookup(key(path))).as("a fill cut by the shutdown is not stored").isEmpty();
     }
