@@ -89,7 +89,9 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
     public static final List<String> COLUMNS = List.of(
             "experiment", "cell", "repetition", "phase", "server", "engine", "target", "object_size_bytes", "connections",
             "file_systems", "fault", "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
-            "hit_ratio_requests", "hit_ratio_bytes", "hlog", "hlog_ttfb", "errors",
+            "hit_ratio_requests", "hit_ratio_bytes", "ttfb_p50_ms", "ttfb_p99_ms", "ttlb_p50_ms", "ttlb_p99_ms",
+            "ttfb_hit_p50_ms", "ttfb_hit_p99_ms", "ttfb_hit_p999_ms", "ttfb_hit_max_ms", "ttfb_miss_p50_ms",
+            "ttfb_miss_p99_ms", "ttfb_miss_p999_ms", "ttfb_miss_max_ms", "hlog", "hlog_ttfb", "errors",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
             "errors_closed", "errors_integrity",
             "req_per_s_before", "hit_ratio_before", "hit_ratio_during", "hit_ratio_dip", "objects_before_failure",

@@ -12,7 +12,8 @@ import org.edgelab.loadgen.measure.LatencyLog;
 
 /**
  * The columns an experiment kind's row takes from one measured loadgen load, named as the matrix runner names them
- * ({@code requests} to {@code goodput_bps}, TTFB and TTLB p50 and p99, {@code errors_<class>}, the hit ratios), with
+ * ({@code requests} to {@code goodput_bps}, TTFB and TTLB p50 and p99, the TTFB of hits and of misses apart
+ * ({@code ttfb_hit_*}, {@code ttfb_miss_*}: p50, p99, p999, max), {@code errors_<class>}, the hit ratios), with
  * the load's TTLB and TTFB interval logs written beside them ({@code hlog}, {@code hlog_ttfb}), so that
  * {@code ./edgelab report} reads every kind's runs alike. Stateless and thread-safe; {@link #of} blocks on file I/O.
  */
@@ -35,6 +36,8 @@ public final class LoadColumns {
         v.put("goodput_bps", ExperimentRunner.num(r.goodputBytesPerSecond() * 8));
         percentiles(v, "ttfb", r.ttfb());
         percentiles(v, "ttlb", r.ttlb());
+        tail(v, "ttfb_hit", r.ttfbHit());
+        tail(v, "ttfb_miss", r.ttfbMiss());
         for (ErrorClass e : ErrorClass.values()) {
             v.put("errors_" + e.label(), String.valueOf(r.errors(e)));
         }
@@ -47,6 +50,17 @@ public final class LoadColumns {
         v.put("hlog", base + ".hlog");
         v.put("hlog_ttfb", base + ".ttfb.hlog");
         return v;
+    }
+
+    /**
+     * p50, p99, p99.9 and the maximum, for hits and misses apart (by X-Cache): a stall of hits alone (a store lock) and
+     * one of misses alone (writes the device throttles) look alike in the TTFB of all responses of a closed-loop load.
+     */
+    private static void tail(Map<String, String> v, String prefix, Histogram h) {
+        percentiles(v, prefix, h);
+        boolean empty = h == null || h.getTotalCount() == 0;
+        v.put(prefix + "_p999_ms", empty ? "" : ExperimentRunner.num(h.getValueAtPercentile(99.9) / 1e6));
+        v.put(prefix + "_max_ms", empty ? "" : ExperimentRunner.num(h.getMaxValue() / 1e6));
     }
 
     private static void percentiles(Map<String, String> v, String prefix, Histogram h) {
