@@ -43,6 +43,7 @@ import org.edgelab.storage.raw.io.ReadAhead;
 import org.edgelab.storage.eviction.EvictionPolicies;
 import org.edgelab.storage.eviction.EvictionPolicy;
 import org.edgelab.storage.spi.FileSystemErrors;
+import org.edgelab.storage.spi.RecencyFile;
 import org.edgelab.storage.tier.PinnableStore;
 
 /**
@@ -62,9 +63,9 @@ import org.edgelab.storage.tier.PinnableStore;
  * the next restart). A corrupt, truncated or misplaced file is deleted and never served.
  *
  * <p>When each object was last read or written is kept in memory and written to a recency file every
- * {@code recency-interval} and at close ({@link RecencyCheckpoint}); the index rebuilt at open gives the eviction policy
- * its objects in that order, so a restarted store evicts what was used least recently before it stopped, not what was
- * written first (which, once the store is full, was the hot set warmed first).
+ * {@code recency-interval} and at close ({@link RecencyFile}, {@value #RECENCY_FILE} in the root directory); the index
+ * rebuilt at open gives the eviction policy its objects in that order, so a restarted store evicts what was used least
+ * recently before it stopped, not what was written first (which, once the store is full, was the hot set warmed first).
  *
  * <p>The byte budget counts whole files (header and body) plus space reserved by writes in
  * progress plus files unlinked while readers still hold them. Eviction follows the named
@@ -81,6 +82,8 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private static final String LOCK_FILE = "raw-files.lock";
     /** How often the recency file is written by default: a crash loses at most this much of the order of use. */
     public static final long DEFAULT_RECENCY_INTERVAL_MILLIS = 10_000;
+    /** The recency file's name in the store's root directory (the index scan reads only the hashed directories). */
+    static final String RECENCY_FILE = "raw-files.recency";
 
     private final FileLayout layout;
     private final long capacity;
@@ -172,7 +175,8 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         try {
             IndexRebuilder.Result result = new IndexRebuilder(layout)
                     .scan(Math.max(2, Math.min(8, 2 * Runtime.getRuntime().availableProcessors())));
-            Map<Long, Long> recency = RecencyCheckpoint.read(layout.root());
+            Map<Long, Long> recency = RecencyFile.read(layout.root(), RECENCY_FILE,
+                    "the rebuilt index orders objects by when their files were written");
             // Least recently used first: the policy takes each as the most recent so far. A file written after the
             // recency file was (or not in it) counts as used when it was written.
             long[] lastUsed = new long[result.found().size()];
@@ -681,7 +685,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             lock.unlock();
         }
         try {
-            RecencyCheckpoint.write(layout.root(), hashes, lastUsed, n);
+            RecencyFile.write(layout.root(), RECENCY_FILE, hashes, lastUsed, n);
         } catch (IOException e) {
             lock.lock();
             try {

@@ -15,6 +15,7 @@ import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.api.StoredObject;
 import org.edgelab.storage.contract.StoreFixtures;
 import org.edgelab.storage.contract.TestContent;
+import org.edgelab.storage.spi.RecencyFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,7 +85,7 @@ class RawFilesRecencyTest {
         try (ObjectStore store = open(dir, "0")) {
             fillAndReadTheFirstFive(store);
         }
-        assertThat(dir.resolve(RecencyCheckpoint.FILE)).as("written at close").isRegularFile();
+        assertThat(dir.resolve(RawFilesStore.RECENCY_FILE)).as("written at close").isRegularFile();
         try (ObjectStore store = open(dir, "0")) {
             assertThat(survivorsAfterFiveNew(store)).containsExactly(0, 1, 2, 3, 4);
         }
@@ -112,7 +113,7 @@ class RawFilesRecencyTest {
 
     /** Whether the recency file in {@code at} says the five objects read were used at {@code since} or later. */
     private static boolean holdsReadsSince(Path at, long since) {
-        java.util.Map<Long, Long> used = RecencyCheckpoint.read(at);
+        java.util.Map<Long, Long> used = RecencyFile.read(at, RawFilesStore.RECENCY_FILE, "test");
         for (int i = 0; i < 5; i++) {
             if (used.getOrDefault(key("w", i).hash64(), 0L) < since) {
                 return false;
@@ -126,8 +127,8 @@ class RawFilesRecencyTest {
         try (ObjectStore store = open(dir, "0")) {
             fillAndReadTheFirstFive(store);
         }
-        Files.write(dir.resolve(RecencyCheckpoint.FILE), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
-        assertThat(RecencyCheckpoint.read(dir)).as("a damaged file gives no times").isEmpty();
+        Files.write(dir.resolve(RawFilesStore.RECENCY_FILE), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
+        assertThat(RecencyFile.read(dir, RawFilesStore.RECENCY_FILE, "test")).as("a damaged file gives no times").isEmpty();
         try (ObjectStore store = open(dir, "0")) {
             // the order falls back on the files' modification times (too coarse here to assert which go first)
             assertThat(store.usage().objectCount()).isEqualTo(FIT);
@@ -135,7 +136,7 @@ class RawFilesRecencyTest {
                 assertThat(o.availableLength()).isEqualTo(SIZE);
             }
         }
-        assertThat(RecencyCheckpoint.read(dir)).as("rewritten whole at close").hasSize(FIT);
+        assertThat(RecencyFile.read(dir, RawFilesStore.RECENCY_FILE, "test")).as("rewritten whole at close").hasSize(FIT);
     }
 
     private static void copyTree(Path from, Path to) throws Exception {
