@@ -1,6 +1,7 @@
 package org.edgelab.storage.lmdb;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
@@ -20,9 +21,14 @@ import org.edgelab.units.ByteSize;
  * 2026-12-01 (1,200 objects of 1 MB in a 320 MiB memory cgroup, all hits, 20 connections, 2 loaded cores) lmdb read
  * 173 device bytes per body byte served and answered 2.5 req/s with the kernel's read-around, against Varnish
  * {@code file}'s 0.82 (whose {@code advice} parameter defaults to MADV_RANDOM for the same reason).
+ *
+ * <p>{@code recency-interval} ({@link #recencyIntervalMillis()}; 10 s by default, {@code 0}: only at close) is how
+ * often the store writes when each object was last used to its recency file, by which a restarted store orders its
+ * eviction policy (see {@link LmdbStore}).
  */
 record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, String policy,
-                           SyncMode sync, int batchMax, VerifyMode verify, boolean readAhead) {
+                           SyncMode sync, int batchMax, VerifyMode verify, boolean readAhead,
+                           long recencyIntervalMillis) {
 
     /** The share of the map kept out of the byte budget. */
     static final double MAP_HEADROOM = 0.25;
@@ -31,6 +37,8 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
     static final int MIN_CHUNK_SIZE = 4 * 1024;
     static final int MAX_CHUNK_SIZE = 64 * 1024 * 1024;
     static final long MIN_MAP_SIZE = 1L << 20;
+    /** How often the recency file is written by default: a crash loses at most this much of the order of use. */
+    static final long DEFAULT_RECENCY_INTERVAL_MILLIS = 10_000;
 
     /** The settings the engine understands, with defaults and meanings. */
     static final List<Setting> SPECS = List.of(
@@ -51,7 +59,10 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
                             + " one is a miss); always = also every chunk a reader touches; never = not checked"),
             new Setting("read-ahead", "off",
                     "off: MDB_NORDAHEAD, LMDB advises MADV_RANDOM on its map so a page fault reads only what is touched"
-                            + " (a store larger than memory reads about what it serves); kernel: the kernel's read-around"));
+                            + " (a store larger than memory reads about what it serves); kernel: the kernel's read-around"),
+            new Setting("recency-interval", "10s", "how often when each object was last used is written to a file, so"
+                    + " that a restarted store evicts the least recently used first, not the first written; 0 = only at"
+                    + " close (a crash then loses the order)"));
 
     public LmdbSettings {
         if (chunkSize < MIN_CHUNK_SIZE || chunkSize > MAX_CHUNK_SIZE) {
@@ -69,6 +80,10 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
         if (batchMax < 1 || batchMax > 100_000) {
             throw new IllegalArgumentException("engine setting 'batch-max' must be between 1 and 100000, got " + batchMax);
         }
+        if (recencyIntervalMillis < 0) {
+            throw new IllegalArgumentException("engine setting 'recency-interval' must not be negative, got "
+                    + recencyIntervalMillis + " ms");
+        }
     }
 
     /** Settings with chunk checksums checked {@link VerifyMode#ONCE}. */
@@ -80,6 +95,13 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
     LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, String policy, SyncMode sync, int batchMax,
                  VerifyMode verify) {
         this(path, mapSize, capacity, chunkSize, policy, sync, batchMax, verify, false);
+    }
+
+    /** Settings with the default {@code recency-interval} (10 s). */
+    LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, String policy, SyncMode sync, int batchMax,
+                 VerifyMode verify, boolean readAhead) {
+        this(path, mapSize, capacity, chunkSize, policy, sync, batchMax, verify, readAhead,
+                DEFAULT_RECENCY_INTERVAL_MILLIS);
     }
 
     /** Reads and validates settings; unknown names were rejected by the registry already. */
@@ -96,7 +118,8 @@ record LmdbSettings(Path path, long mapSize, long capacity, int chunkSize, Strin
         EvictionPolicies.registry().get(policy); // fails naming the known policies
         return new LmdbSettings(path, mapSize, capacity, (int) Math.min(chunk, Integer.MAX_VALUE), policy,
                 SyncMode.parse(s.string("sync", "full")), s.integer("batch-max", 64),
-                VerifyMode.parse(s.string("verify", "once")), readAhead(s.string("read-ahead", "off")));
+                VerifyMode.parse(s.string("verify", "once")), readAhead(s.string("read-ahead", "off")),
+                s.duration("recency-interval", Duration.ofMillis(DEFAULT_RECENCY_INTERVAL_MILLIS)).toMillis());
     }
 
     private static boolean readAhead(String value) {

@@ -44,6 +44,11 @@ final class StoredEntry {
     private volatile boolean followed;
     /** Whether this process knows the chunks good: it wrote them, or checked them all since the store opened. */
     private volatile boolean verified;
+    /**
+     * When the object was last read or written (epoch ms), for the recency file: set where the eviction policy is told
+     * of a use, read by the recency writer without a lock.
+     */
+    private volatile long lastUsedMillis;
 
     /** An entry for a write beginning now: checksummed, and trusted (this process computes its checksums). */
     StoredEntry(CacheKey key, byte[] keyBytes, long id, int chunkSize, Consumer<StoredEntry> onReleased) {
@@ -150,6 +155,15 @@ final class StoredEntry {
     /** Records that every chunk was found intact. */
     void verified() {
         verified = true;
+    }
+
+    long lastUsedMillis() {
+        return lastUsedMillis;
+    }
+
+    /** Records a use (a lookup hit, a commit) at {@code millis}, or the last use found in the recency file at open. */
+    void lastUsedMillis(long millis) {
+        lastUsedMillis = millis;
     }
 
     long footprint() {

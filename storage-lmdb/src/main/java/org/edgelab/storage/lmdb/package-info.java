@@ -4,8 +4,8 @@
  * java.base/sun.nio.ch=ALL-UNNAMED}, the Maven property {@code edgelab.lmdb.opens}).
  *
  * <h2>Layout</h2>
- * One environment (directory {@code path}: {@code data.mdb}, {@code lock.mdb} and a marker file)
- * with two databases: {@code chunks}, keyed by object id (8 bytes, big-endian, allocated
+ * One environment (directory {@code path}: {@code data.mdb}, {@code lock.mdb}, a marker file and
+ * the recency file {@code lmdb.recency}) with two databases: {@code chunks}, keyed by object id (8 bytes, big-endian, allocated
  * monotonically) + chunk index (4 bytes), so an object's chunks are adjacent and in order; and
  * {@code meta}, keyed by the cache key, holding id, length, chunk size and
  * {@link org.edgelab.storage.api.MetadataCodec} bytes (see {@link org.edgelab.storage.lmdb.Layout}).
@@ -31,6 +31,11 @@
  *       process (SIGKILL) loses nothing committed in any mode. Commits from concurrent writers share
  *       one transaction, so one fsync covers a whole batch.</li>
  *   <li>{@code batch-max} (default 64): the most chunk and record writes one transaction commits.</li>
+ *   <li>{@code recency-interval} (default {@code 10s}; {@code 0}: only at close): how often when each
+ *       object was last read or written is written to {@code lmdb.recency}, from which a restarted
+ *       store gives its eviction policy the objects least recently used first (without it, or with
+ *       a damaged one, in write order: a full store then evicts the hot set warmed first). A crash
+ *       loses at most this much of the order; nothing stored depends on the file.</li>
  * </ul>
  *
  * <h2>Threads</h2>
