@@ -3,30 +3,31 @@ package org.edgelab.cache.server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
-import org.edgelab.storage.api.StoreCall;
-import org.edgelab.storage.api.StoreStats;
-import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.api.WriteAbortedException;
 
 /**
- * A store in front of another that declares every call blocking (so the server makes them all on
- * its executor) and fails the calls it is told to with an IOException, the way a failing disk does.
- * The switches are volatile fields; thread-safe as its delegate is.
+ * A {@link ForwardingStore} that fails the calls it is told to with an IOException, the way a
+ * failing disk does, and can slow commits and cut or watch followers. The switches are volatile
+ * fields; thread-safe as its delegate is.
  */
-final class FaultyStore implements ObjectStore {
+final class FaultyStore extends ForwardingStore {
 
-    private final ObjectStore delegate;
     volatile boolean failLookup;
     volatile boolean failBegin;
     /** Writes fail once an object has this many bytes (-1: never). */
     volatile long failWriteAt = -1;
     /** When set, the injected write failure waits for it to open first (so a test can gather followers). */
-    volatile java.util.concurrent.CountDownLatch writeFailureGate;
+    volatile CountDownLatch writeFailureGate;
     volatile boolean failCommit;
     /**
      * When set, a commit takes {@code commitEdgeMillis} before and again after its delegate's commit,
@@ -42,20 +43,10 @@ final class FaultyStore implements ObjectStore {
     volatile long followerAbortsAt = -1;
     /** When set, followers of a write count their closes in {@link #followersClosed}. */
     volatile boolean countFollowerCloses;
-    final java.util.concurrent.atomic.AtomicInteger followersClosed = new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicInteger followersClosed = new AtomicInteger();
 
     FaultyStore(ObjectStore delegate) {
-        this.delegate = delegate;
-    }
-
-    @Override
-    public String engineName() {
-        return "faulty-" + delegate.engineName();
-    }
-
-    @Override
-    public Set<StoreCall> blockingCalls() {
-        return StoreCall.all();
+        super("faulty", delegate);
     }
 
     @Override
@@ -63,7 +54,7 @@ final class FaultyStore implements ObjectStore {
         if (failLookup) {
             throw new IOException("injected lookup failure");
         }
-        return delegate.lookup(key);
+        return super.lookup(key);
     }
 
     @Override
@@ -71,141 +62,95 @@ final class FaultyStore implements ObjectStore {
         if (failBegin) {
             throw new IOException("injected begin failure");
         }
-        ObjectWriter w = delegate.begin(key, metadata);
-        java.util.concurrent.CountDownLatch delegateCommitted = new java.util.concurrent.CountDownLatch(1);
-        return new ObjectWriter() {
-            @Override
-            public CacheKey key() {
-                return w.key();
-            }
-
+        CountDownLatch delegateCommitted = new CountDownLatch(1);
+        return new ForwardingWriter(super.begin(key, metadata)) {
             @Override
             public void write(ByteBuffer chunk) throws IOException {
                 long at = failWriteAt;
-                if (at >= 0 && w.written() + chunk.remaining() > at) {
+                if (at >= 0 && written() + chunk.remaining() > at) {
                     awaitGate();
-                    w.abort();
-                    throw new IOException("injected write failure at " + w.written());
+                    abort();
+                    throw new IOException("injected write failure at " + written());
                 }
-                w.write(chunk);
-            }
-
-            @Override
-            public long written() {
-                return w.written();
+                super.write(chunk);
             }
 
             @Override
             public StoredObject follow() {
-                if (commitEdgeMillis > 0 && w.written() > 0) {
+                if (commitEdgeMillis > 0 && written() > 0) {
                     try {
-                        delegateCommitted.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        delegateCommitted.await(10, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
                 }
-                StoredObject f = w.follow();
+                StoredObject f = super.follow();
                 long abortAt = followerAbortsAt;
                 if (abortAt < 0 && !countFollowerCloses) {
                     return f;
                 }
-                return new WatchedFollower(f, abortAt < 0 ? Long.MAX_VALUE : abortAt, followersClosed);
+                return new WatchedFollower(f, abortAt < 0 ? Long.MAX_VALUE : abortAt);
             }
 
             @Override
             public void commit(ObjectMetadata finalMetadata) throws IOException {
                 if (failCommit) {
-                    w.abort();
+                    abort();
                     throw new IOException("injected commit failure");
                 }
                 long edge = commitEdgeMillis;
                 sleep(edge);
-                w.commit(finalMetadata);
+                super.commit(finalMetadata);
                 delegateCommitted.countDown();
                 sleep(edge);
             }
 
             @Override
             public void commit() throws IOException {
-                commit(metadata.withLength(w.written()));
-            }
-
-            @Override
-            public void abort() {
-                w.abort();
-            }
-
-            @Override
-            public void close() {
-                w.close();
+                commit(metadata.withLength(written()));
             }
         };
     }
 
-    @Override
-    public boolean remove(CacheKey key) throws IOException {
-        return delegate.remove(key);
-    }
+    /**
+     * A follower that counts its close in {@link #followersClosed} and whose reads end at
+     * {@code abortAt} with "aborted" (MAX_VALUE: never); it lends no views or file slices, so every
+     * read meets the cut. Thread-safe as the follower it wraps.
+     */
+    private final class WatchedFollower extends ForwardingObject {
 
-    @Override
-    public boolean updateMetadata(CacheKey key, ObjectMetadata metadata) throws IOException {
-        return delegate.updateMetadata(key, metadata);
-    }
+        private final long abortAt;
 
-    @Override
-    public StoreUsage usage() {
-        return delegate.usage();
-    }
-
-    @Override
-    public StoreStats stats() {
-        return delegate.stats();
-    }
-
-    @Override
-    public void close() throws IOException {
-        delegate.close();
-    }
-
-    /** A follower that counts its close and whose reads end at {@code abortAt} with "aborted" (MAX_VALUE: never). */
-    private record WatchedFollower(StoredObject delegate, long abortAt,
-                                   java.util.concurrent.atomic.AtomicInteger closes) implements StoredObject {
-        @Override
-        public CacheKey key() {
-            return delegate.key();
-        }
-
-        @Override
-        public ObjectMetadata metadata() {
-            return delegate.metadata();
+        WatchedFollower(StoredObject follower, long abortAt) {
+            super(follower);
+            this.abortAt = abortAt;
         }
 
         @Override
         public long availableLength() {
-            return Math.min(abortAt, delegate.availableLength());
+            return Math.min(abortAt, super.availableLength());
         }
 
         @Override
         public boolean isComplete() {
-            return abortAt == Long.MAX_VALUE && delegate.isComplete();
+            return abortAt == Long.MAX_VALUE && super.isComplete();
         }
 
         @Override
-        public java.util.concurrent.CompletableFuture<Long> awaitLength(long minLength) {
+        public CompletableFuture<Long> awaitLength(long minLength) {
             if (minLength > abortAt) {
-                return java.util.concurrent.CompletableFuture.failedFuture(
-                        new org.edgelab.storage.api.WriteAbortedException(delegate.key()));
+                return CompletableFuture.failedFuture(new WriteAbortedException(key()));
             }
-            return delegate.awaitLength(minLength).thenApply(n -> Math.min(n, abortAt));
+            return super.awaitLength(minLength).thenApply(n -> Math.min(n, abortAt));
         }
 
         @Override
         public int read(long position, ByteBuffer dst) throws IOException {
             if (position >= abortAt) {
-                throw new org.edgelab.storage.api.WriteAbortedException(delegate.key());
+                throw new WriteAbortedException(key());
             }
             ByteBuffer limited = dst.slice(dst.position(), (int) Math.min(dst.remaining(), abortAt - position));
-            int n = delegate.read(position, limited);
+            int n = super.read(position, limited);
             if (n > 0) {
                 dst.position(dst.position() + n);
             }
@@ -213,16 +158,26 @@ final class FaultyStore implements ObjectStore {
         }
 
         @Override
+        public Optional<ByteBuffer> view(long position, int maxLength) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<FileSlice> fileSlice(long position, long maxLength) {
+            return Optional.empty();
+        }
+
+        @Override
         public void close() {
-            delegate.close();
-            closes.incrementAndGet();
+            super.close();
+            followersClosed.incrementAndGet();
         }
     }
 
     private void awaitGate() throws IOException {
-        java.util.concurrent.CountDownLatch gate = writeFailureGate;
+        CountDownLatch gate = writeFailureGate;
         try {
-            if (gate != null && !gate.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (gate != null && !gate.await(30, TimeUnit.SECONDS)) {
                 throw new IOException("the write failure's gate never opened");
             }
         } catch (InterruptedException e) {

@@ -3,32 +3,25 @@ package org.edgelab.cache.server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.edgelab.storage.api.CacheKey;
-import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.ObjectMetadata;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.ObjectWriter;
-import org.edgelab.storage.api.StoreCall;
-import org.edgelab.storage.api.StoreStats;
-import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
 
 /**
- * A store in front of another that declares every call blocking (so the server makes them all on
- * its lanes) and, once {@link #stallWrites} is called, holds every {@link ObjectWriter#write} until
- * {@link #resumeWrites}: a device that throttles buffered writes. Counts the stored objects and
- * writers it hands out that are still open, and signals each commit. Thread-safe.
+ * A {@link ForwardingStore} that, once {@link #stallWrites} is called, holds every
+ * {@link ObjectWriter#write} until {@link #resumeWrites}: a device that throttles buffered writes.
+ * Counts the stored objects and writers it hands out that are still open, and signals each commit.
+ * Thread-safe.
  */
-final class StallingStore implements ObjectStore {
+final class StallingStore extends ForwardingStore {
 
-    private final ObjectStore delegate;
     private volatile CountDownLatch gate;
     private volatile CountDownLatch held;
     private final AtomicInteger heldNow = new AtomicInteger();
@@ -37,7 +30,7 @@ final class StallingStore implements ObjectStore {
     private final Semaphore commits = new Semaphore(0);
 
     StallingStore(ObjectStore delegate) {
-        this.delegate = delegate;
+        super("stalling", delegate);
     }
 
     /** From now on every write waits for {@link #resumeWrites}; {@link #awaitHeld} waits for {@code writes} of them. */
@@ -81,28 +74,13 @@ final class StallingStore implements ObjectStore {
     }
 
     @Override
-    public String engineName() {
-        return "stalling-" + delegate.engineName();
-    }
-
-    @Override
-    public Set<StoreCall> blockingCalls() {
-        return StoreCall.all();
-    }
-
-    @Override
     public Optional<StoredObject> lookup(CacheKey key) throws IOException {
-        return delegate.lookup(key).map(this::counted);
-    }
-
-    private StoredObject counted(StoredObject o) {
-        openObjects.incrementAndGet();
-        return new Counted(o, new AtomicBoolean(), openObjects);
+        return super.lookup(key).map(Counted::new);
     }
 
     @Override
     public ObjectWriter begin(CacheKey key, ObjectMetadata metadata) throws IOException {
-        ObjectWriter w = delegate.begin(key, metadata);
+        ObjectWriter w = super.begin(key, metadata);
         openWriters.incrementAndGet();
         AtomicBoolean ended = new AtomicBoolean();
         Runnable end = () -> {
@@ -110,12 +88,7 @@ final class StallingStore implements ObjectStore {
                 openWriters.decrementAndGet();
             }
         };
-        return new ObjectWriter() {
-            @Override
-            public CacheKey key() {
-                return w.key();
-            }
-
+        return new ForwardingWriter(w) {
             @Override
             public void write(ByteBuffer chunk) throws IOException {
                 CountDownLatch g = gate;
@@ -133,120 +106,58 @@ final class StallingStore implements ObjectStore {
                         heldNow.decrementAndGet();
                     }
                 }
-                w.write(chunk);
-            }
-
-            @Override
-            public long written() {
-                return w.written();
+                super.write(chunk);
             }
 
             @Override
             public StoredObject follow() {
-                return counted(w.follow());
+                return new Counted(super.follow());
             }
 
             @Override
             public void commit(ObjectMetadata finalMetadata) throws IOException {
-                w.commit(finalMetadata);
+                super.commit(finalMetadata);
                 end.run();
                 commits.release();
             }
 
             @Override
             public void commit() throws IOException {
-                w.commit();
+                super.commit();
                 end.run();
                 commits.release();
             }
 
             @Override
             public void abort() {
-                w.abort();
+                super.abort();
                 end.run();
             }
 
             @Override
             public void close() {
-                w.close();
+                super.close();
                 end.run();
             }
         };
     }
 
-    @Override
-    public boolean remove(CacheKey key) throws IOException {
-        return delegate.remove(key);
-    }
+    /** A stored object counted in {@link #openObjects()} from its opening to its first close; thread-safe as the one it wraps. */
+    private final class Counted extends ForwardingObject {
 
-    @Override
-    public boolean updateMetadata(CacheKey key, ObjectMetadata metadata) throws IOException {
-        return delegate.updateMetadata(key, metadata);
-    }
+        private final AtomicBoolean closed = new AtomicBoolean();
 
-    @Override
-    public StoreUsage usage() {
-        return delegate.usage();
-    }
-
-    @Override
-    public StoreStats stats() {
-        return delegate.stats();
-    }
-
-    @Override
-    public void close() throws IOException {
-        delegate.close();
-    }
-
-    /** A stored object that counts itself out of {@code open} on its first close. */
-    private record Counted(StoredObject delegate, AtomicBoolean closed, AtomicInteger open) implements StoredObject {
-        @Override
-        public CacheKey key() {
-            return delegate.key();
-        }
-
-        @Override
-        public ObjectMetadata metadata() {
-            return delegate.metadata();
-        }
-
-        @Override
-        public long availableLength() {
-            return delegate.availableLength();
-        }
-
-        @Override
-        public boolean isComplete() {
-            return delegate.isComplete();
-        }
-
-        @Override
-        public CompletableFuture<Long> awaitLength(long minLength) {
-            return delegate.awaitLength(minLength);
-        }
-
-        @Override
-        public int read(long position, ByteBuffer dst) throws IOException {
-            return delegate.read(position, dst);
-        }
-
-        @Override
-        public Optional<ByteBuffer> view(long position, int maxLength) {
-            return delegate.view(position, maxLength);
-        }
-
-        @Override
-        public Optional<FileSlice> fileSlice(long position, long maxLength) {
-            return delegate.fileSlice(position, maxLength);
+        Counted(StoredObject o) {
+            super(o);
+            openObjects.incrementAndGet();
         }
 
         @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
-                open.decrementAndGet();
+                openObjects.decrementAndGet();
             }
-            delegate.close();
+            super.close();
         }
     }
 }
