@@ -12,7 +12,6 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -90,6 +89,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private final String policyName;
     private final SyncMode syncMode;
     private final ReadAhead readAhead;
+    private final FileOps fileOps;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<CacheKey, IndexEntry> index = new HashMap<>();
     private final EvictionPolicy<CacheKey> policy;
@@ -121,8 +121,9 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private volatile boolean closed;
 
     private RawFilesStore(FileLayout layout, long capacity, String policyName, SyncMode syncMode, ReadAhead readAhead,
-                          long recencyIntervalMillis) throws IOException {
+                          long recencyIntervalMillis, FileOps fileOps) throws IOException {
         this.layout = layout;
+        this.fileOps = fileOps;
         this.recencyIntervalMillis = recencyIntervalMillis;
         this.readAhead = readAhead;
         this.capacity = capacity;
@@ -303,6 +304,12 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
      */
     public static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels,
                                      ReadAhead readAhead, long recencyIntervalMillis) throws IOException {
+        return open(dir, capacityBytes, policy, sync, levels, readAhead, recencyIntervalMillis, FileOps.DIRECT);
+    }
+
+    /** Opens a store whose unlinks and renames into place go through {@code fileOps} (tests stall them). */
+    static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels,
+                              ReadAhead readAhead, long recencyIntervalMillis, FileOps fileOps) throws IOException {
         if (capacityBytes <= 0) {
             throw new IllegalArgumentException("engine setting 'capacity' must be positive, got " + capacityBytes);
         }
@@ -311,7 +318,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
                     + recencyIntervalMillis + " ms");
         }
         return new RawFilesStore(new FileLayout(dir, FileLayout.parseLevels(levels)), capacityBytes, policy, sync,
-                readAhead, recencyIntervalMillis);
+                readAhead, recencyIntervalMillis, fileOps);
     }
 
     private void checkMarker() throws IOException {
@@ -748,7 +755,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
                 makeRoom(-excess);
             }
             try {
-                Files.move(temp, w.finalPath, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                fileOps.moveIntoPlace(temp, w.finalPath);
             } catch (AtomicMoveNotSupportedException e) {
                 throw new IOException("the file system of " + layout.root() + " cannot rename atomically", e);
             }
@@ -887,7 +894,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private void forget(IndexEntry e) {
         index.remove(e.key, e);
         try {
-            Files.deleteIfExists(e.path);
+            fileOps.delete(e.path);
         } catch (IOException ex) {
             LOG.log(System.Logger.Level.WARNING, "cannot delete object file {0}: {1}", e.path, ex);
         }
