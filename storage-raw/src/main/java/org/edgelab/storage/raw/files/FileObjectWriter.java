@@ -33,7 +33,10 @@ final class FileObjectWriter implements ObjectWriter {
     private final CRC32C crc = new CRC32C();
     private final WriteProgress progress;
     private long written;
-    /** Bytes of the store's budget held by this write; guarded by the store's lock. */
+    /**
+     * Bytes of the store's budget held by this write; changed under the store's lookup lock, read without it by the
+     * writing thread (the only one that grows it).
+     */
     long reserved;
     private volatile boolean done;
 

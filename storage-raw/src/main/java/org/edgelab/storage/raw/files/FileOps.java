@@ -21,7 +21,7 @@ interface FileOps {
      */
     void moveIntoPlace(Path from, Path to) throws IOException;
 
-    /** The calls themselves: {@link Files#deleteIfExists} and {@link Files#move} with ATOMIC_MOVE and REPLACE_EXISTING. */
+    /** The calls themselves: {@link Files#deleteIfExists}; {@link Files#move} with ATOMIC_MOVE, REPLACE_EXISTING. */
     FileOps DIRECT = new FileOps() {
         @Override
         public void delete(Path path) throws IOException {

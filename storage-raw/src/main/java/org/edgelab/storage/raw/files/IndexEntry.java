@@ -10,9 +10,9 @@ import org.edgelab.storage.spi.WriteProgress;
 
 /**
  * What the in-memory index keeps per object file: where it is, its shape and body checksum, the
- * readers that have it open, and whether its body was verified. The reader count and the unlinked
- * flag are guarded by the store's lock; the verification is done at most once, under this entry's
- * monitor.
+ * readers that have it open, and whether its body was verified. The reader count, the unlinked
+ * flag and the last use are guarded by the store's lookup lock; the verification is done at most
+ * once, under this entry's monitor.
  */
 final class IndexEntry {
 
@@ -29,11 +29,11 @@ final class IndexEntry {
     /** The complete progress every reader of this file shares. */
     final WriteProgress progress;
 
-    /** Open readers; guarded by the store's lock. */
+    /** Open readers; guarded by the store's lookup lock. */
     int readers;
-    /** Whether the file was unlinked (removed, evicted or replaced); guarded by the store's lock. */
+    /** Whether the file was unlinked (removed, evicted or replaced); guarded by the store's lookup lock. */
     boolean unlinked;
-    /** When the object was last read or written (epoch ms), for the recency file; guarded by the store's lock. */
+    /** When the object was last read or written (epoch ms), for the recency file; guarded by the store's lookupLock. */
     long lastUsedMillis;
 
     private volatile int verification;

@@ -70,9 +70,20 @@ import org.edgelab.storage.tier.PinnableStore;
  * progress plus files unlinked while readers still hold them. Eviction follows the named
  * {@link EvictionPolicy}, skipping objects that readers (or {@link #pin pins}) hold. A second process opening the same directory fails (a lock file).
  *
- * <p>Thread-safe: the index, the policy and the budget are guarded by one lock, under which the
- * renames and unlinks of object files also happen, so the directory always matches the index;
- * data is written and read outside it.
+ * <p>Thread-safe, with two locks. The store's lock orders writers' reservations, evictions' unlinks, publishes'
+ * renames into place and the deletes of damaged files, and is held across those file-system calls, so that the
+ * directory matches the index for every path: one key's versions share one path, and an old version is never
+ * unlinked after a newer one was renamed onto it. The lookup lock guards the index, the eviction policy, the budgets,
+ * each entry's readers, unlinked flag and last use, and is never held across I/O or a file-system call; whoever takes
+ * both takes the store's lock first. A lookup, a pin, a reader's release, {@link #usage()} and {@link #stats()} take
+ * only the lookup lock: a lookup counts itself a reader of the indexed entry under it, then opens and checks the file
+ * with no lock held, so a hit never waits for an unlink or a rename, which the kernel may keep for hundreds of
+ * milliseconds when it throttles a busy ext4 journal. An eviction or removal forgets its victims under the lookup lock,
+ * then unlinks their files under the store's lock alone; a publish renames under the store's lock alone, then indexes
+ * the new version under the lookup lock. A lookup that opened a path just after a newer version was renamed onto it
+ * finds a header that does not match its entry; dropping a damaged file takes the store's lock, so it waits for that
+ * publish to end, finds the entry replaced, deletes nothing, and the lookup tries again. Body bytes are written and
+ * read outside both locks.
  */
 public final class RawFilesStore implements ObjectStore, PinnableStore {
 
@@ -83,15 +94,30 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     public static final long DEFAULT_RECENCY_INTERVAL_MILLIS = 10_000;
     /** The recency file's name in the store's root directory (the index scan reads only the hashed directories). */
     static final String RECENCY_FILE = "raw-files.recency";
+    /** How many times a lookup tries when the entry it found was replaced or removed while it opened the file. */
+    private static final int LOOKUP_ATTEMPTS = 3;
 
     private final FileLayout layout;
     private final long capacity;
     private final String policyName;
     private final SyncMode syncMode;
     private final ReadAhead readAhead;
+    /** Unlinks and renames into place, made with {@link #lock} held; they may block. */
     private final FileOps fileOps;
+    /**
+     * The store's lock: orders writers' reservations, evictions' unlinks, publishes' renames and the deletes of damaged
+     * files, so the directory matches the index for every path. Held across file-system calls; taken before
+     * {@link #lookupLock} by whoever takes both.
+     */
     private final ReentrantLock lock = new ReentrantLock();
+    /**
+     * Guards the index, the policy, the budgets, each entry's readers, unlinked flag and last use,
+     * {@link #recencyDirty} and writers' reservations. Never held across I/O or a file-system call.
+     */
+    private final ReentrantLock lookupLock = new ReentrantLock();
+    /** Guarded by lookupLock. */
     private final Map<CacheKey, IndexEntry> index = new HashMap<>();
+    /** Guarded by lookupLock. */
     private final EvictionPolicy<CacheKey> policy;
     private final Set<FileObjectWriter> writers = ConcurrentHashMap.newKeySet();
     private final Set<Path> knownDirectories = ConcurrentHashMap.newKeySet();
@@ -111,12 +137,14 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     /** Writes the recency file every recency-interval; null when it is written at close only. */
     private final java.util.concurrent.ScheduledExecutorService recencyWriter;
     private final LongAdder recencyWrites = new LongAdder();
-    // guarded by lock: whether an object was used since the recency file was last written
+    /** Whether an object was used since the recency file was last written; guarded by lookupLock. */
     private boolean recencyDirty;
     private final LongAdder fileSystemFull = new LongAdder();
-    // guarded by lock
+    /** Bytes of indexed files; guarded by lookupLock. */
     private long committedBytes;
+    /** Bytes reserved by writes in progress; guarded by lookupLock. */
     private long reservedBytes;
+    /** Bytes of files unlinked while readers still hold them; guarded by lookupLock. */
     private long pinnedBytes;
     private volatile boolean closed;
 
@@ -190,11 +218,16 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             java.util.Arrays.sort(order, java.util.Comparator.comparingLong(i -> lastUsed[i]));
             lock.lock();
             try {
-                for (int i : order) {
-                    IndexRebuilder.Found f = result.found().get(i);
-                    indexFound(f.header(), f.path(), lastUsed[i]);
+                lookupLock.lock();
+                try {
+                    for (int i : order) {
+                        IndexRebuilder.Found f = result.found().get(i);
+                        indexFound(f.header(), f.path(), lastUsed[i]);
+                    }
+                } finally {
+                    lookupLock.unlock();
                 }
-                makeRoom(0);
+                reserveRoom(0, null); // evicts down to the capacity
             } finally {
                 lock.unlock();
             }
@@ -208,7 +241,10 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
     }
 
-    /** Adds a file found on disk, last used at {@code lastUsedMillis}, to the index unless the key is indexed already; under lock. */
+    /**
+     * Adds a file found on disk, last used at {@code lastUsedMillis}, to the index unless the key is indexed already;
+     * under lookupLock.
+     */
     private IndexEntry indexFound(ObjectFileHeader h, Path path, long lastUsedMillis) {
         IndexEntry existing = index.get(h.key());
         if (existing != null) {
@@ -251,14 +287,14 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             counters.corruptObjectsDropped.increment();
             return;
         }
-        lock.lock();
+        lookupLock.lock();
         try {
             if (indexReady.getCount() != 0 && !index.containsKey(key)) {
                 indexFound(header, path, System.currentTimeMillis());
                 probedAtOpen.increment();
             }
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
     }
 
@@ -347,7 +383,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     /**
      * Everything but views (there are none) and file slices (an open file and an offset): lookups
      * open files and read headers, writers create, write and rename files, usage waits for the index
-     * rebuild, and releases close files under the store's lock.
+     * rebuild, and releases close files.
      */
     @Override
     public Set<StoreCall> blockingCalls() {
@@ -359,38 +395,53 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         ensureOpen();
         counters.lookups.increment();
         probeDuringScan(key);
+        for (int attempt = 1; ; attempt++) {
+            Optional<StoredObject> found = lookupOnce(key);
+            if (found != null) {
+                return found;
+            }
+            if (attempt == LOOKUP_ATTEMPTS) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * One try at a lookup: takes the entry and counts a reader under the lookup lock, then opens and checks its file
+     * with no lock held. Returns null when the entry was replaced or removed while its file was opened (the path then
+     * held another version, or nothing): try again.
+     */
+    private Optional<StoredObject> lookupOnce(CacheKey key) throws IOException {
         IndexEntry entry;
-        FileChannel channel;
-        lock.lock();
+        lookupLock.lock();
         try {
             entry = index.get(key);
             if (entry == null) {
-                return Optional.empty();
-            }
-            try {
-                channel = FileChannel.open(entry.path, StandardOpenOption.READ);
-                readAhead.apply(channel);
-            } catch (NoSuchFileException e) {
-                policy.onRemove(key);
-                forget(entry);
                 return Optional.empty();
             }
             entry.readers++;
             policy.onAccess(key);
             used(entry);
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
+        }
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(entry.path, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            releaseReader(entry);
+            return forgetMissing(entry) ? Optional.empty() : null;
+        } catch (IOException | RuntimeException e) {
+            releaseReader(entry);
+            throw e;
         }
         boolean handedOut = false;
         try {
+            readAhead.apply(channel);
             ObjectMetadata metadata = openedHeader(entry, channel);
-            if (metadata == null) {
-                return Optional.empty();
-            }
             long verifiedNow = entry.verify(channel);
             if (verifiedNow < 0) {
-                dropCorrupt(entry, "body checksum mismatch");
-                return Optional.empty();
+                throw new CorruptObjectException("body checksum mismatch");
             }
             if (verifiedNow > 0) {
                 verifications.increment();
@@ -399,6 +450,8 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             counters.lookupHits.increment();
             handedOut = true;
             return Optional.of(new CommittedFileObject(this, entry, channel, metadata));
+        } catch (CorruptObjectException e) {
+            return dropCorrupt(entry, e.getMessage()) ? Optional.empty() : null;
         } finally {
             if (!handedOut) {
                 channel.close();
@@ -407,24 +460,55 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
     }
 
-    /** Reads and checks the header of an opened entry; returns null (after dropping it) when damaged. */
+    /** Reads and checks the header of an opened entry's file; throws CorruptObjectException when it does not match. */
     private ObjectMetadata openedHeader(IndexEntry entry, FileChannel channel) throws IOException {
+        ObjectFileHeader header;
+        synchronized (entry) {
+            header = IndexRebuilder.readHeader(channel, entry.headerLength);
+        }
+        if (!header.key().equals(entry.key) || header.headerLength() != entry.headerLength
+                || header.bodyLength() != entry.bodyLength || header.bodyCrc() != entry.bodyCrc) {
+            throw new CorruptObjectException("header no longer matches the index");
+        }
+        if (channel.size() != entry.fileLength()) {
+            throw new CorruptObjectException("file is " + channel.size() + " bytes, expected " + entry.fileLength());
+        }
+        return header.metadata();
+    }
+
+    /**
+     * Forgets an entry whose file was missing when a lookup opened it, if the index still holds it (the file was
+     * deleted behind the store's back); returns false when the entry was replaced or removed meanwhile. Takes the
+     * store's lock in the first case, so it may block behind unlinks and renames.
+     */
+    private boolean forgetMissing(IndexEntry e) {
+        if (!stillIndexed(e)) {
+            return false;
+        }
+        lock.lock();
         try {
-            ObjectFileHeader header;
-            synchronized (entry) {
-                header = IndexRebuilder.readHeader(channel, entry.headerLength);
+            lookupLock.lock();
+            try {
+                if (index.get(e.key) != e) {
+                    return false;
+                }
+                policy.onRemove(e.key);
+                unindex(e);
+                return true;
+            } finally {
+                lookupLock.unlock();
             }
-            if (!header.key().equals(entry.key) || header.headerLength() != entry.headerLength
-                    || header.bodyLength() != entry.bodyLength || header.bodyCrc() != entry.bodyCrc) {
-                throw new CorruptObjectException("header no longer matches the index");
-            }
-            if (channel.size() != entry.fileLength()) {
-                throw new CorruptObjectException("file is " + channel.size() + " bytes, expected " + entry.fileLength());
-            }
-            return header.metadata();
-        } catch (CorruptObjectException e) {
-            dropCorrupt(entry, e.getMessage());
-            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean stillIndexed(IndexEntry e) {
+        lookupLock.lock();
+        try {
+            return index.get(e.key) == e;
+        } finally {
+            lookupLock.unlock();
         }
     }
 
@@ -433,7 +517,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     public Optional<Pin> pin(CacheKey key) throws IOException {
         ensureOpen();
         probeDuringScan(key);
-        lock.lock();
+        lookupLock.lock();
         try {
             IndexEntry entry = index.get(key);
             if (entry == null) {
@@ -449,7 +533,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
                 }
             });
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
     }
 
@@ -469,14 +553,13 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             }
             knownDirectories.add(dir);
         }
+        if (initial > capacity) {
+            throw new StorageFullException("object '" + key + "' needs " + initial + " bytes, more than the capacity "
+                    + capacity + " of raw-files " + layout.root());
+        }
         lock.lock();
         try {
-            if (initial > capacity) {
-                throw new StorageFullException("object '" + key + "' needs " + initial + " bytes, more than the capacity "
-                        + capacity + " of raw-files " + layout.root());
-            }
-            makeRoom(initial);
-            reservedBytes += initial;
+            reserveRoom(initial, null);
         } finally {
             lock.unlock();
         }
@@ -501,15 +584,22 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     public boolean remove(CacheKey key) throws IOException {
         ensureOpen();
         awaitIndex();
-        lock.lock();
+        lock.lock(); // no write renames a new version onto the path before the old one is unlinked
         try {
-            IndexEntry e = index.get(key);
-            if (e == null) {
-                return false;
+            IndexEntry e;
+            lookupLock.lock();
+            try {
+                e = index.get(key);
+                if (e == null) {
+                    return false;
+                }
+                policy.onRemove(key);
+                unindex(e);
+                counters.removals.increment();
+            } finally {
+                lookupLock.unlock();
             }
-            policy.onRemove(key);
-            forget(e);
-            counters.removals.increment();
+            deleteFile(e);
             return true;
         } finally {
             lock.unlock();
@@ -574,24 +664,24 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        lock.lock();
+        lookupLock.lock();
         try {
             return new StoreUsage(capacity, committedBytes + reservedBytes + pinnedBytes, index.size());
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
     }
 
     @Override
     public StoreStats stats() {
         Map<String, Object> extra = new LinkedHashMap<>();
-        lock.lock();
+        lookupLock.lock();
         try {
             extra.put("committedBytes", committedBytes);
             extra.put("reservedBytes", reservedBytes);
             extra.put("pinnedBytes", pinnedBytes);
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
         extra.put("policy", policyName);
         extra.put("sync", syncMode.settingValue());
@@ -649,7 +739,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
     }
 
-    /** Marks {@code e} used now (under lock). */
+    /** Marks {@code e} used now (under lookupLock). */
     private void used(IndexEntry e) {
         e.lastUsedMillis = System.currentTimeMillis();
         recencyDirty = true;
@@ -668,14 +758,14 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
 
     /**
      * Writes when each indexed object was last used to the recency file, if any was used since the last write: the
-     * times are copied under the lock, the file written outside it. Called by one thread at a time (the writer, then
-     * close once the writer has stopped). Blocks on the file system.
+     * times are copied under the lookup lock, the file written outside it. Called by one thread at a time (the writer,
+     * then close once the writer has stopped). Blocks on the file system.
      */
     void writeRecency() throws IOException {
         long[] hashes;
         long[] lastUsed;
         int n = 0;
-        lock.lock();
+        lookupLock.lock();
         try {
             if (!recencyDirty) {
                 return;
@@ -689,16 +779,16 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
                 n++;
             }
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
         try {
             RecencyFile.write(layout.root(), RECENCY_FILE, hashes, lastUsed, n);
         } catch (IOException e) {
-            lock.lock();
+            lookupLock.lock();
             try {
                 recencyDirty = true; // try again next time
             } finally {
-                lock.unlock();
+                lookupLock.unlock();
             }
             throw e;
         }
@@ -719,58 +809,67 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         return nonce.incrementAndGet();
     }
 
-    /** Reserves {@code bytes} more of the budget for {@code w}, evicting as needed. */
+    /** Reserves {@code bytes} more of the budget for {@code w}, evicting as needed; blocks on the unlinks. */
     void reserve(FileObjectWriter w, long bytes) throws StorageFullException {
         lock.lock();
         try {
             ensureOpen();
-            if (w.reserved + bytes > capacity) {
-                throw new StorageFullException("object '" + w.key() + "' grew past the capacity " + capacity
-                        + " of raw-files " + layout.root());
-            }
-            makeRoom(bytes);
-            reservedBytes += bytes;
-            w.reserved += bytes;
+            reserveRoom(bytes, w);
         } finally {
             lock.unlock();
         }
     }
 
     private void unreserve(long bytes) {
-        lock.lock();
+        lookupLock.lock();
         try {
             reservedBytes -= bytes;
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
     }
 
-    /** Renames a written temporary file into place and indexes it, replacing any earlier object. */
+    /**
+     * Renames a written temporary file into place and indexes it, replacing any earlier object: the rename under the
+     * store's lock alone, the index change under the lookup lock after it. Blocks on the rename (and on unlinks when
+     * the file outgrew its reservation).
+     */
     void publish(FileObjectWriter w, ObjectFileHeader header, Path temp) throws IOException {
         lock.lock();
         try {
             ensureOpen();
-            long excess = w.reserved - header.fileLength();
-            if (excess < 0) {
-                makeRoom(-excess);
+            long more;
+            lookupLock.lock();
+            try {
+                more = header.fileLength() - w.reserved;
+            } finally {
+                lookupLock.unlock();
+            }
+            if (more > 0) {
+                reserveRoom(more, w);
             }
             try {
                 fileOps.moveIntoPlace(temp, w.finalPath);
             } catch (AtomicMoveNotSupportedException e) {
                 throw new IOException("the file system of " + layout.root() + " cannot rename atomically", e);
             }
-            reservedBytes -= w.reserved;
-            w.reserved = 0;
-            IndexEntry old = index.get(w.key());
-            if (old != null) {
-                unlinked(old);
+            lookupLock.lock();
+            try {
+                reservedBytes -= w.reserved;
+                w.reserved = 0;
+                IndexEntry old = index.get(w.key());
+                if (old != null) {
+                    unlinked(old); // the rename replaced its file
+                }
+                IndexEntry e = new IndexEntry(w.key(), w.finalPath, header.headerLength(), header.bodyLength(),
+                        header.bodyCrc(), true);
+                used(e);
+                index.put(w.key(), e);
+                policy.onInsert(w.key(), e.fileLength());
+                committedBytes += e.fileLength();
+            } finally {
+                lookupLock.unlock();
             }
-            IndexEntry e = new IndexEntry(w.key(), w.finalPath, header.headerLength(), header.bodyLength(),
-                    header.bodyCrc(), true);
-            used(e);
-            index.put(w.key(), e);
-            policy.onInsert(w.key(), e.fileLength());
-            committedBytes += e.fileLength();
             counters.writesCommitted.increment();
             counters.bytesWritten.add(header.bodyLength());
         } finally {
@@ -791,12 +890,12 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     }
 
     void writerAborted(FileObjectWriter w) {
-        lock.lock();
+        lookupLock.lock();
         try {
             reservedBytes -= w.reserved;
             w.reserved = 0;
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
         if (writers.remove(w)) {
             counters.writesAborted.increment();
@@ -804,27 +903,43 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     }
 
     void releaseReader(IndexEntry e) {
-        lock.lock();
+        lookupLock.lock();
         try {
             e.readers--;
             if (e.unlinked && e.readers == 0) {
                 pinnedBytes -= e.fileLength();
             }
         } finally {
-            lock.unlock();
+            lookupLock.unlock();
         }
     }
 
-    /** Deletes a damaged object file and forgets it, if the index still holds this entry. */
-    void dropCorrupt(IndexEntry e, String why) {
+    /**
+     * Deletes a damaged object file and forgets it, if the index still holds this entry; returns whether it did (false:
+     * the entry was replaced or removed meanwhile, and what its path holds now is not its file). Takes the store's
+     * lock, under which publishes rename and index, so it blocks until one under way ends: an entry still indexed then
+     * is the one whose file is at its path. Blocks on the unlink.
+     */
+    boolean dropCorrupt(IndexEntry e, String why) {
+        if (!stillIndexed(e)) {
+            return false;
+        }
         lock.lock();
         try {
-            if (index.get(e.key) == e) {
+            lookupLock.lock();
+            try {
+                if (index.get(e.key) != e) {
+                    return false;
+                }
                 LOG.log(System.Logger.Level.WARNING, "dropping damaged object file {0} of ''{1}'': {2}", e.path, e.key, why);
                 policy.onRemove(e.key);
-                forget(e);
+                unindex(e);
                 counters.corruptObjectsDropped.increment();
+            } finally {
+                lookupLock.unlock();
             }
+            deleteFile(e);
+            return true;
         } finally {
             lock.unlock();
         }
@@ -850,25 +965,50 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         LOG.log(System.Logger.Level.WARNING, "cannot delete temporary file {0} (deleted at next open): {1}", temp, e);
     }
 
-    // ---- under lock ----
+    // ---- eviction and forgetting ----
 
-    /** Evicts until {@code bytes} more fit in the budget; fails when nothing evictable is left. */
-    private void makeRoom(long bytes) throws StorageFullException {
-        List<IndexEntry> skipped = null;
+    /**
+     * Evicts until {@code bytes} more fit in the budget and reserves them (for {@code w}, if not null); fails when
+     * nothing evictable is left. The store's lock held: victims are chosen and forgotten under the lookup lock, their
+     * files unlinked after it is released (blocking on the file system).
+     */
+    private void reserveRoom(long bytes, FileObjectWriter w) throws StorageFullException {
+        List<IndexEntry> victims = new ArrayList<>();
         try {
-            evictFor(bytes, skipped = new ArrayList<>());
+            lookupLock.lock();
+            try {
+                if (w != null && w.reserved + bytes > capacity) {
+                    throw new StorageFullException("object '" + w.key() + "' grew past the capacity " + capacity
+                            + " of raw-files " + layout.root());
+                }
+                List<IndexEntry> skipped = new ArrayList<>();
+                try {
+                    evictFor(bytes, skipped, victims);
+                } finally {
+                    for (IndexEntry e : skipped) {
+                        policy.onInsert(e.key, e.fileLength());
+                    }
+                }
+                reservedBytes += bytes;
+                if (w != null) {
+                    w.reserved += bytes;
+                }
+            } finally {
+                lookupLock.unlock();
+            }
         } finally {
-            for (IndexEntry e : skipped) {
-                policy.onInsert(e.key, e.fileLength());
+            for (IndexEntry e : victims) {
+                deleteFile(e);
             }
         }
     }
 
     /**
-     * Evicts until {@code bytes} more fit. Objects held by readers are skipped (evicting them
-     * would free nothing while they are read) and collected in {@code skipped} for re-insertion.
+     * Evicts until {@code bytes} more fit (under lookupLock), forgetting each victim and adding it to {@code victims},
+     * whose files the caller unlinks once it has released the lookup lock. Objects held by readers are skipped
+     * (evicting them would free nothing while they are read) and collected in {@code skipped} for re-insertion.
      */
-    private void evictFor(long bytes, List<IndexEntry> skipped) throws StorageFullException {
+    private void evictFor(long bytes, List<IndexEntry> skipped, List<IndexEntry> victims) throws StorageFullException {
         while (committedBytes + reservedBytes + pinnedBytes + bytes > capacity) {
             CacheKey victim = policy.evict();
             if (victim != null && index.get(victim) != null && index.get(victim).readers > 0) {
@@ -883,25 +1023,30 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             }
             IndexEntry e = index.get(victim);
             if (e != null) {
-                forget(e);
+                unindex(e);
+                victims.add(e);
                 counters.evictions.increment();
                 counters.evictedBytes.add(e.bodyLength);
             }
         }
     }
 
-    /** Removes an entry from the index and unlinks its file (the policy was already told). */
-    private void forget(IndexEntry e) {
+    /** Removes an entry from the index and its bytes from the committed budget; under lookupLock, the policy told. */
+    private void unindex(IndexEntry e) {
         index.remove(e.key, e);
+        unlinked(e);
+    }
+
+    /** Unlinks a forgotten entry's file (under the store's lock, not the lookup lock); blocks on the file system. */
+    private void deleteFile(IndexEntry e) {
         try {
             fileOps.delete(e.path);
         } catch (IOException ex) {
             LOG.log(System.Logger.Level.WARNING, "cannot delete object file {0}: {1}", e.path, ex);
         }
-        unlinked(e);
     }
 
-    /** Moves an entry's bytes out of the committed budget (into the pinned one while readers hold it). */
+    /** Moves an entry's bytes out of the committed budget (into the pinned one while readers hold it); lookupLock. */
     private void unlinked(IndexEntry e) {
         e.unlinked = true;
         committedBytes -= e.fileLength();
