@@ -111,8 +111,8 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
      */
     private final ReentrantLock lock = new ReentrantLock();
     /**
-     * Guards the index, the policy, the budgets, each entry's readers, unlinked flag and last use,
-     * {@link #recencyDirty} and writers' reservations. Never held across I/O or a file-system call.
+     * Guards the index, the policy, the budgets, each entry's readers, unlinked flag and last use, writers'
+     * reservations, {@link #recencyDirty} and {@link #scanMerged}. Never held across I/O or a file-system call.
      */
     private final ReentrantLock lookupLock = new ReentrantLock();
     /** Guarded by lookupLock. */
@@ -139,6 +139,8 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     private final LongAdder recencyWrites = new LongAdder();
     /** Whether an object was used since the recency file was last written; guarded by lookupLock. */
     private boolean recencyDirty;
+    /** Whether the scan at open merged its files into the index (probes index nothing after); guarded by lookupLock. */
+    private boolean scanMerged;
     private final LongAdder fileSystemFull = new LongAdder();
     /** Bytes of indexed files; guarded by lookupLock. */
     private long committedBytes;
@@ -224,6 +226,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
                         IndexRebuilder.Found f = result.found().get(i);
                         indexFound(f.header(), f.path(), lastUsed[i]);
                     }
+                    scanMerged = true;
                 } finally {
                     lookupLock.unlock();
                 }
@@ -282,19 +285,40 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         } catch (NoSuchFileException e) {
             return;
         } catch (CorruptObjectException e) {
-            LOG.log(System.Logger.Level.WARNING, "deleting damaged object file {0}: {1}", path, e.getMessage());
-            Files.deleteIfExists(path);
-            counters.corruptObjectsDropped.increment();
+            deleteDamagedProbed(key, path, e.getMessage());
             return;
         }
         lookupLock.lock();
         try {
-            if (indexReady.getCount() != 0 && !index.containsKey(key)) {
+            if (!scanMerged && !index.containsKey(key)) {
                 indexFound(header, path, System.currentTimeMillis());
                 probedAtOpen.increment();
             }
         } finally {
             lookupLock.unlock();
+        }
+    }
+
+    /**
+     * Deletes a file a probe found damaged, unless its key is indexed by now (the scan ended and a write renamed a new
+     * version onto the path meanwhile). Takes the store's lock, so it blocks behind unlinks and renames.
+     */
+    private void deleteDamagedProbed(CacheKey key, Path path, String why) throws IOException {
+        lock.lock();
+        try {
+            lookupLock.lock();
+            try {
+                if (index.containsKey(key)) {
+                    return;
+                }
+            } finally {
+                lookupLock.unlock();
+            }
+            LOG.log(System.Logger.Level.WARNING, "deleting damaged object file {0}: {1}", path, why);
+            fileOps.delete(path);
+            counters.corruptObjectsDropped.increment();
+        } finally {
+            lock.unlock();
         }
     }
 
