@@ -806,6 +806,10 @@ public final class Fetch implements OriginResponseListener {
             while (!running && !ops.isEmpty()) {
                 Op op = ops.pollFirst();
                 running = true;
+                if (op.piece != null && !ops.isEmpty() && ops.peekFirst().piece != null) {
+                    writeBatch(op);
+                    continue;
+                }
                 store.call(op.call, op.alsoCall, originLoop, op.body, (result, err) -> {
                     queuedBytes -= op.bytes;
                     running = false;
@@ -814,5 +818,53 @@ public final class Fetch implements OriginResponseListener {
                 });
             }
         }
+
+        /**
+         * Writes {@code first} and the body pieces queued right behind it (up to {@link #WRITE_AHEAD} bytes) in one
+         * store call, in order: pieces arrive while a write runs, and one call for all of them is one hand-off to the
+         * write lane and back instead of one per piece (each costs a thread wake-up and a context switch: a 10 MB
+         * fill arrives in about 160 pieces of 64 KiB). Each piece's own continuation then runs as if it had been
+         * written alone; should piece k fail, the pieces after it go back to the head of the queue unwritten (so
+         * {@link #dropQueued} hands them over in order) before piece k's continuation sees the failure.
+         */
+        private void writeBatch(Op first) {
+            List<Op> batch = new ArrayList<>();
+            batch.add(first);
+            long bytes = first.bytes;
+            while (!ops.isEmpty() && ops.peekFirst().piece != null && bytes + ops.peekFirst().bytes <= WRITE_AHEAD) {
+                Op op = ops.pollFirst();
+                batch.add(op);
+                bytes += op.bytes;
+            }
+            store.call(StoreCall.WRITE, originLoop, () -> {
+                for (int i = 0; i < batch.size(); i++) {
+                    try {
+                        batch.get(i).body.call();
+                    } catch (Exception e) {
+                        return new BatchOutcome(i, e);
+                    }
+                }
+                return new BatchOutcome(batch.size(), null);
+            }, (outcome, err) -> {
+                int written = outcome == null ? 0 : outcome.written();
+                Throwable failure = outcome == null ? err : outcome.failure();
+                for (int i = batch.size() - 1; i > written; i--) {
+                    ops.addFirst(batch.get(i)); // not attempted: queued again, still counted in queuedBytes
+                }
+                // still running while the continuations run: one of them may read on from the origin and queue
+                // more, which must not start before a failed piece's continuation has dropped what follows it
+                for (int i = 0; i < Math.min(written + 1, batch.size()); i++) {
+                    Op op = batch.get(i);
+                    queuedBytes -= op.bytes;
+                    op.then.accept(null, i < written ? null : failure);
+                }
+                running = false;
+                next();
+            });
+        }
+    }
+
+    /** How far a batch of writes got: {@code written} pieces, then {@code failure} (null when all were written). */
+    private record BatchOutcome(int written, Throwable failure) {
     }
 }

@@ -29,6 +29,10 @@ final class FaultyStore extends ForwardingStore {
     /** When set, the injected write failure waits for it to open first (so a test can gather followers). */
     volatile CountDownLatch writeFailureGate;
     volatile boolean failCommit;
+    /** When set, each object's first write waits for it to open first (so that the fill's later pieces queue up). */
+    volatile CountDownLatch firstWriteGate;
+    /** Writes made to writers, counted (each {@code write} call of a fill, however the server batches them). */
+    final AtomicInteger writes = new AtomicInteger();
     /**
      * When set, a commit takes {@code commitEdgeMillis} before and again after its delegate's commit,
      * and a follow of a write with bytes in it (not the initiator's, made before the first byte)
@@ -66,6 +70,10 @@ final class FaultyStore extends ForwardingStore {
         return new ForwardingWriter(super.begin(key, metadata)) {
             @Override
             public void write(ByteBuffer chunk) throws IOException {
+                writes.incrementAndGet();
+                if (written() == 0) {
+                    await(firstWriteGate, "the first write's gate");
+                }
                 long at = failWriteAt;
                 if (at >= 0 && written() + chunk.remaining() > at) {
                     awaitGate();
@@ -175,14 +183,17 @@ final class FaultyStore extends ForwardingStore {
     }
 
     private void awaitGate() throws IOException {
-        CountDownLatch gate = writeFailureGate;
+        await(writeFailureGate, "the write failure's gate");
+    }
+
+    private static void await(CountDownLatch gate, String what) throws IOException {
         try {
             if (gate != null && !gate.await(30, TimeUnit.SECONDS)) {
-                throw new IOException("the write failure's gate never opened");
+                throw new IOException(what + " never opened");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted at the write failure's gate", e);
+            throw new IOException("interrupted at " + what, e);
         }
     }
 
