@@ -116,32 +116,18 @@ public final class LoopStore {
     }
 
     /**
-     * Runs {@code body} (a release, a removal) where {@code call} may block, on the lane of
-     * {@code call}, with nothing to wait for. Bounded all the same: a lane admits calls to its
-     * threads first come, first served, so a call made after a detached one on the same lane is
-     * admitted after it (started no earlier; with several threads it may finish first), while a call
-     * on the other lane is not ordered after it at all. The only detached call made today is
-     * {@link StoreCall#RELEASE} (read lane) of an object a connection was served, and a connection
-     * gets its next object only after a lookup (read lane too) admitted behind that release: the
-     * releases in line stay bounded by the connections, as with one executor.
+     * Closes a stored object where closing may block: inline when the engine's release never blocks, else along the
+     * read lane's next call ({@link StoreExecutor#executeAlong}), so that under load a release wakes no thread.
      */
-    public void detached(StoreCall call, Runnable body) {
-        if (!blocks(call)) {
-            body.run();
+    public void release(StoredObject object) {
+        if (object == null) {
             return;
         }
-        try {
-            executor(StoreLane.of(call)).execute(body);
-        } catch (RejectedExecutionException closed) {
-            body.run(); // the server is stopping: no loop is left to keep free
+        if (!blocks(StoreCall.RELEASE)) {
+            object.close();
+            return;
         }
-    }
-
-    /** Closes a stored object where closing may block. */
-    public void release(StoredObject object) {
-        if (object != null) {
-            detached(StoreCall.RELEASE, object::close);
-        }
+        executor(StoreLane.of(StoreCall.RELEASE)).executeAlong(object::close);
     }
 
     private static void discard(Object result) {

@@ -1,6 +1,7 @@
 package org.edgelab.cache.store;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +42,8 @@ public final class StoreExecutor implements AutoCloseable {
     private final ThreadPoolExecutor pool;
     private final AtomicInteger admitted = new AtomicInteger();
     private final ArrayDeque<Runnable> line = new ArrayDeque<>();
+    /** Calls made {@link #executeAlong along} others: run by the next thread to finish a call, or flushed when idle. */
+    private final ConcurrentLinkedQueue<Runnable> riders = new ConcurrentLinkedQueue<>();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong waitedInLine = new AtomicLong();
     private volatile boolean closed;
@@ -82,6 +85,7 @@ public final class StoreExecutor implements AutoCloseable {
             } finally {
                 admitted.decrementAndGet();
                 admitFromLine();
+                runRiders();
             }
         };
         synchronized (line) {
@@ -97,6 +101,44 @@ public final class StoreExecutor implements AutoCloseable {
         }
         waitedInLine.incrementAndGet();
         admitFromLine(); // a call may have finished meanwhile
+    }
+
+    /**
+     * Runs {@code call}, a short call nobody waits for (a release), on a thread of this executor without waking one
+     * for it: the next thread to finish a call runs it, and when no call is admitted (an idle lane) a call that runs
+     * it is made at once. A hit costs two hand-offs to a store thread, its lookup and its release, and each wakes a
+     * parked thread (a futex wake and a context switch, about a fifth of raw-log's CPU time at 10 MB in
+     * docs/BENCHMARKS.md, 2026-12-06); riding along, the release costs none under load. Riders wait at most for the
+     * calls admitted when they came, and each connection has at most one call in progress, so they stay bounded by the
+     * connections. After {@link #close} the call runs on the caller's thread. Never blocks the caller apart from that.
+     * {@code call} must not throw.
+     */
+    public void executeAlong(Runnable call) {
+        if (closed) {
+            call.run();
+            return;
+        }
+        riders.add(call);
+        // A thread that finishes a call counts itself out of admitted before it runs the riders: seeing a call
+        // admitted here means that thread runs this rider later; seeing none, nobody would, so make a call for it.
+        if (admitted.get() == 0) {
+            try {
+                execute(() -> { });
+            } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+                runRiders();
+            }
+        }
+    }
+
+    private void runRiders() {
+        Runnable r;
+        while ((r = riders.poll()) != null) {
+            try {
+                r.run();
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.ERROR, "store call made along others failed", e);
+            }
+        }
     }
 
     /**
@@ -165,6 +207,7 @@ public final class StoreExecutor implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        runRiders(); // any left by the last calls: closing drains them too
     }
 
     /** Drains and stops, waiting up to 30 s. */

@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StoreCall;
+import org.edgelab.storage.api.StoredObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,16 +52,28 @@ class LoopStoreTest {
         return ran.get(10, TimeUnit.SECONDS);
     }
 
+    /** A stored object that only reports the thread it is closed on. */
+    private static StoredObject closedOn(CompletableFuture<String> thread) {
+        return (StoredObject) Proxy.newProxyInstance(LoopStoreTest.class.getClassLoader(),
+                new Class<?>[] {StoredObject.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("close")) {
+                        thread.complete(Thread.currentThread().getName());
+                        return null;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
     @Test
-    void eachBlockingCallRunsOnItsLanesThreadsAndDetachedOnesToo() throws Exception {
+    void eachBlockingCallRunsOnItsLanesThreadsAndAReleaseOnTheReadLanes() throws Exception {
         LoopStore store = new LoopStore(declaring(StoreCall.all()), reads, writes);
         for (StoreCall call : StoreCall.values()) {
             String lane = StoreLane.of(call) == StoreLane.READ ? "loopstore-read" : "loopstore-write";
             assertThat(threadOf(store, call, call)).as("%s", call).startsWith("edgelab-store-" + lane + "-");
-            CompletableFuture<String> detached = new CompletableFuture<>();
-            store.detached(call, () -> detached.complete(Thread.currentThread().getName()));
-            assertThat(detached.get(10, TimeUnit.SECONDS)).as("detached %s", call).startsWith("edgelab-store-" + lane + "-");
         }
+        CompletableFuture<String> released = new CompletableFuture<>();
+        store.release(closedOn(released));
+        assertThat(released.get(10, TimeUnit.SECONDS)).startsWith("edgelab-store-loopstore-read-");
         assertThat(threadOf(store, StoreCall.LOOKUP, StoreCall.RELEASE)).startsWith("edgelab-store-loopstore-read-");
         assertThat(threadOf(store, StoreCall.READ, StoreCall.REMOVE)).startsWith("edgelab-store-loopstore-write-");
         assertThat(store.executor(StoreLane.READ)).isSameAs(reads);
@@ -73,6 +86,9 @@ class LoopStoreTest {
         String here = Thread.currentThread().getName();
         assertThat(threadOf(store, StoreCall.WRITE, StoreCall.COMMIT)).isEqualTo(here);
         assertThat(threadOf(store, StoreCall.LOOKUP, StoreCall.RELEASE)).isEqualTo(here);
+        CompletableFuture<String> released = new CompletableFuture<>();
+        store.release(closedOn(released));
+        assertThat(released.getNow("not yet")).isEqualTo(here);
         assertThat(reads.totals()[0] + writes.totals()[0]).as("no thread hop").isZero();
     }
 

@@ -8,7 +8,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The store executor: bounded, callers past its room wait in line in order, and closing drains it. */
+/**
+ * The store executor: bounded, callers past its room wait in line in order, closing drains it, and calls made along
+ * others wake no thread of their own while the lane is busy.
+ */
 class StoreExecutorTest {
 
     @Test
@@ -57,5 +60,54 @@ class StoreExecutorTest {
         assertThat(ran).hasSize(20);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ex.execute(() -> { }))
                 .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+    }
+
+    @Test
+    void aCallMadeAlongABusyLaneRunsAfterTheRunningCallOnItsThreadWithoutACallOfItsOwn() throws Exception {
+        StoreExecutor ex = new StoreExecutor("test", 1, 0);
+        try {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch gate = new CountDownLatch(1);
+            List<String> order = new CopyOnWriteArrayList<>();
+            ex.execute(() -> {
+                running.countDown();
+                try {
+                    gate.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                order.add("call on " + Thread.currentThread().getName());
+            });
+            assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch rode = new CountDownLatch(1);
+            ex.executeAlong(() -> {
+                order.add("rider on " + Thread.currentThread().getName());
+                rode.countDown();
+            });
+            assertThat(rode.getCount()).as("the rider waits for the running call").isOne();
+            gate.countDown();
+            assertThat(rode.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(order).containsExactly("call on edgelab-store-test-1", "rider on edgelab-store-test-1");
+            assertThat(ex.totals()[0]).as("no call was made for the rider").isOne();
+        } finally {
+            ex.close(10_000);
+        }
+    }
+
+    @Test
+    void aCallMadeAlongAnIdleLaneRunsAtOnceOnAThreadOfTheLane() throws Exception {
+        StoreExecutor ex = new StoreExecutor("test", 2, 0);
+        try {
+            for (int i = 0; i < 50; i++) { // an idle lane each time: nobody else would ever run the rider
+                java.util.concurrent.CompletableFuture<String> ran = new java.util.concurrent.CompletableFuture<>();
+                ex.executeAlong(() -> ran.complete(Thread.currentThread().getName()));
+                assertThat(ran.get(10, TimeUnit.SECONDS)).startsWith("edgelab-store-test-");
+            }
+        } finally {
+            ex.close(10_000);
+        }
+        java.util.concurrent.atomic.AtomicReference<String> afterClose = new java.util.concurrent.atomic.AtomicReference<>();
+        ex.executeAlong(() -> afterClose.set(Thread.currentThread().getName()));
+        assertThat(afterClose.get()).as("after close it runs on the caller").isEqualTo(Thread.currentThread().getName());
     }
 }
