@@ -76,8 +76,8 @@ import org.edgelab.storage.tier.PinnableStore;
  * unlinked after a newer one was renamed onto it. The lookup lock guards the index, the eviction policy, the budgets,
  * each entry's readers, unlinked flag and last use, and is never held across I/O or a file-system call; whoever takes
  * both takes the store's lock first. A lookup, a pin, a reader's release, {@link #usage()} and {@link #stats()} take
- * only the lookup lock: a lookup counts itself a reader of the indexed entry under it, then opens the file under a
- * lock of lookups alone (opens one at a time cost ext4 less than sixteen at once) and checks it with no lock held, so a hit never waits for an unlink or a rename, which the kernel may keep for hundreds of
+ * only the lookup lock: a lookup counts itself a reader of the indexed entry under it, then opens and checks the file
+ * with no lock held, so a hit never waits for an unlink or a rename, which the kernel may keep for hundreds of
  * milliseconds when it throttles a busy ext4 journal. An eviction or removal forgets its victims under the lookup lock,
  * then unlinks their files under the store's lock alone; a publish renames under the store's lock alone, then indexes
  * the new version under the lookup lock. A lookup that opened a path just after a newer version was renamed onto it
@@ -115,14 +115,6 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
      * reservations, {@link #recencyDirty} and {@link #scanMerged}. Never held across I/O or a file-system call.
      */
     private final ReentrantLock lookupLock = new ReentrantLock();
-    /**
-     * Lookups open their files one at a time, as they did under the store's lock, but without waiting for writers'
-     * unlinks and renames (never taken with another lock held). Measured reason: with the read lane's 16 threads
-     * opening at once, ext4's inode allocation for writers' new files (find_inode_bit, recently_deleted) took 8-9 %
-     * of the cache's CPU instead of 3-5 %, and raw-files served 8,532 req/s at 100 KB instead of 10,586 with opens one
-     * at a time (docs/BENCHMARKS.md, 2026-12-06, one repetition each, perf profiles of the cache process).
-     */
-    private final ReentrantLock openLock = new ReentrantLock();
     /** Guarded by lookupLock. */
     private final Map<CacheKey, IndexEntry> index = new HashMap<>();
     /** Guarded by lookupLock. */
@@ -438,16 +430,6 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
     }
 
-    /** Opens an object file for a lookup, under {@link #openLock} only. Blocks on the file system. */
-    private FileChannel openForReading(Path path) throws IOException {
-        openLock.lock();
-        try {
-            return FileChannel.open(path, StandardOpenOption.READ);
-        } finally {
-            openLock.unlock();
-        }
-    }
-
     /**
      * One try at a lookup: takes the entry and counts a reader under the lookup lock, then opens and checks its file
      * with no lock held. Returns null when the entry was replaced or removed while its file was opened (the path then
@@ -469,7 +451,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
         FileChannel channel;
         try {
-            channel = openForReading(entry.path);
+            channel = FileChannel.open(entry.path, StandardOpenOption.READ);
         } catch (NoSuchFileException e) {
             releaseReader(entry);
             return forgetMissing(entry) ? Optional.empty() : null;
