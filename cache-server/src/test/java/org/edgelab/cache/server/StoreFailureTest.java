@@ -6,6 +6,7 @@ import static org.edgelab.cache.server.CacheFixture.verified;
 import static org.edgelab.cache.server.CacheFixture.xcache;
 
 import java.net.http.HttpResponse;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.edgelab.cache.store.StoreLane;
 import org.edgelab.origin.OriginConfig;
@@ -20,10 +21,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Store calls that fail on the executor reach the client as a clean answer, an origin pass-through
- * or a closed connection, never as a connection left waiting; and closing the server drains both
- * of the store's lanes.
+ * or a closed connection, never as a connection left waiting; closing the server drains both
+ * of the store's lanes; and a fill's body pieces that queue behind a write in progress are written in
+ * one call on the write lane (one thread wake-up, not one per piece), also when a write inside that
+ * batch fails.
  */
 class StoreFailureTest {
+
+    private static final int BATCHED_SIZE = 1_000_000; // under the fill's write-ahead (1 MiB): the origin is never paused
 
     private OriginServer origin;
     private FaultyStore store;
@@ -293,5 +298,64 @@ class StoreFailureTest {
         java.net.http.HttpClient c = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
         return c.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + cache.port() + path))
                 .timeout(java.time.Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** Sends a GET for a fill whose first write is held until the whole body came from the origin; returns the answer. */
+    private RawHttp.Response fillWithItsFirstWriteHeld(RawHttp raw, String path) throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        store.firstWriteGate = gate;
+        raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (cache.stats().snapshot(store).bytesFromOrigin() < BATCHED_SIZE) {
+            assertThat(System.nanoTime()).as("the origin's whole body reached the cache").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+        gate.countDown();
+        store.firstWriteGate = null;
+        return raw.read(false);
+    }
+
+    @Test
+    void piecesQueuedBehindAWriteAreWrittenInOneCallAndTheObjectIsStoredWhole() throws Exception {
+        String path = SyntheticPaths.path("batched", BATCHED_SIZE);
+        long callsBefore = cache.storeExecutor(StoreLane.WRITE).totals()[0];
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            RawHttp.Response r = fillWithItsFirstWriteHeld(raw, path);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("x-cache")).isEqualTo("MISS");
+            assertThat(r.complete()).isTrue();
+            assertThat(verified("batched", 0, r.body())).isTrue();
+            long calls = cache.storeExecutor(StoreLane.WRITE).totals()[0] - callsBefore;
+            assertThat(store.writes.get()).as("the body came in many pieces").isGreaterThanOrEqualTo(8);
+            // begin, the held first write, one batch for every piece queued behind it, the commit
+            assertThat(calls).as("write-lane calls for %d writes", store.writes.get()).isLessThanOrEqualTo(4);
+
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response hit = raw.read(false);
+            assertThat(hit.header("x-cache")).isEqualTo("HIT");
+            assertThat(hit.body()).hasSize(BATCHED_SIZE);
+            assertThat(verified("batched", 0, hit.body())).isTrue();
+        }
+    }
+
+    @Test
+    void aWriteThatFailsInsideABatchEndsTheResponseWholeFromTheOriginAndStoresNothing() throws Exception {
+        store.failWriteAt = 600_000;
+        String path = SyntheticPaths.path("batch-fails", BATCHED_SIZE);
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            RawHttp.Response r = fillWithItsFirstWriteHeld(raw, path);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("x-cache")).isEqualTo("MISS");
+            assertThat(r.complete()).as("the pieces after the failed one were passed on").isTrue();
+            assertThat(r.body()).hasSize(BATCHED_SIZE);
+            assertThat(verified("batch-fails", 0, r.body())).isTrue();
+
+            store.failWriteAt = -1;
+            raw.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            RawHttp.Response again = raw.read(false);
+            assertThat(again.header("x-cache")).as("nothing was stored").isEqualTo("MISS");
+            assertThat(verified("batch-fails", 0, again.body())).isTrue();
+        }
+        assertThat(cache.stats().snapshot(store).storePassThroughs()).isEqualTo(1);
     }
 }
