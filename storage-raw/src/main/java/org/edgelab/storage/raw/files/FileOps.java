@@ -1,13 +1,15 @@
 package org.edgelab.storage.raw.files;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 
 /**
  * The file-system calls {@link RawFilesStore} makes with its lock held (unlinking object files, renaming written ones
- * into place); both may block, for hundreds of milliseconds when the kernel throttles a busy journal. Implementations
+ * into place, opening a stored one to rewrite its header); all may block, for hundreds of milliseconds when the kernel throttles a busy journal. Implementations
  * are thread-safe.
  */
 interface FileOps {
@@ -21,7 +23,13 @@ interface FileOps {
      */
     void moveIntoPlace(Path from, Path to) throws IOException;
 
-    /** The calls themselves: {@link Files#deleteIfExists}; {@link Files#move} with ATOMIC_MOVE, REPLACE_EXISTING. */
+    /** Opens the object file at {@code path} for writing, to rewrite its header in place; blocks on the file system. */
+    FileChannel openForRewrite(Path path) throws IOException;
+
+    /**
+     * The calls themselves: {@link Files#deleteIfExists}; {@link Files#move} with ATOMIC_MOVE, REPLACE_EXISTING;
+     * {@link FileChannel#open} with WRITE.
+     */
     FileOps DIRECT = new FileOps() {
         @Override
         public void delete(Path path) throws IOException {
@@ -31,6 +39,11 @@ interface FileOps {
         @Override
         public void moveIntoPlace(Path from, Path to) throws IOException {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+
+        @Override
+        public FileChannel openForRewrite(Path path) throws IOException {
+            return FileChannel.open(path, StandardOpenOption.WRITE);
         }
     };
 }

@@ -105,8 +105,8 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     /** Unlinks and renames into place, made with {@link #lock} held; they may block. */
     private final FileOps fileOps;
     /**
-     * The store's lock: orders writers' reservations, evictions' unlinks, publishes' renames and the deletes of damaged
-     * files, so the directory matches the index for every path. Held across file-system calls; taken before
+     * The store's lock: orders writers' reservations, evictions' unlinks, publishes' renames, in-place header rewrites
+     * and the deletes of damaged files, so the directory matches the index for every path. Held across file-system calls; taken before
      * {@link #lookupLock} by whoever takes both.
      */
     private final ReentrantLock lock = new ReentrantLock();
@@ -646,18 +646,14 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
             }
             if (ObjectFileHeader.lengthFor(key, metadata) <= entry.headerLength) {
                 ByteBuffer h = new ObjectFileHeader(key, metadata, entry.headerLength, entry.bodyLength, entry.bodyCrc).encode();
-                try (FileChannel ch = FileChannel.open(entry.path, StandardOpenOption.WRITE)) {
-                    synchronized (entry) {
-                        long pos = 0;
-                        while (h.hasRemaining()) {
-                            pos += ch.write(h, pos);
-                        }
-                    }
+                FileChannel ch = rewriteHeader(entry, h);
+                if (ch == null) {
+                    return false;
+                }
+                try (ch) {
                     if (syncMode != SyncMode.NONE) {
                         ch.force(false);
                     }
-                } catch (NoSuchFileException e) {
-                    return false;
                 }
                 return true;
             }
@@ -678,6 +674,42 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
                 w.commit(metadata);
             }
             return true;
+        }
+    }
+
+    /**
+     * Writes {@code header} over the header of {@code entry}'s file, under the store's lock, which publishes take to
+     * rename a new version onto the same path: so the file written is the entry's, never a newer version's (which
+     * would then carry this version's checksum and be dropped as damaged at its next lookup). Returns the open channel
+     * (to force outside the lock), or null when the entry was replaced or removed since it was looked up. Blocks on
+     * the file system.
+     */
+    private FileChannel rewriteHeader(IndexEntry entry, ByteBuffer header) throws IOException {
+        lock.lock();
+        try {
+            if (!stillIndexed(entry)) {
+                return null;
+            }
+            FileChannel ch;
+            try {
+                ch = fileOps.openForRewrite(entry.path);
+            } catch (NoSuchFileException e) {
+                return null;
+            }
+            try {
+                synchronized (entry) {
+                    long pos = 0;
+                    while (header.hasRemaining()) {
+                        pos += ch.write(header, pos);
+                    }
+                }
+                return ch;
+            } catch (IOException | RuntimeException e) {
+                ch.close();
+                throw e;
+            }
+        } finally {
+            lock.unlock();
         }
     }
 

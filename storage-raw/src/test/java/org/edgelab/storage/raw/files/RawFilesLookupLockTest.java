@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -24,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A hit never waits for the file-system calls made under the store's lock: an eviction's unlink or a publish's rename
  * into place (which the kernel may keep for hundreds of milliseconds when it throttles a busy ext4 journal) does not
- * hold up a lookup of another object. And a lookup that opens a key's path just after a newer version was renamed onto
- * it neither deletes the new file nor misses: it serves the new version whole.
+ * hold up a lookup of another object. A lookup that opens a key's path just after a newer version was renamed onto
+ * it neither deletes the new file nor misses: it serves the new version whole. And a metadata update's in-place header
+ * rewrite never lands in a newer version renamed onto the path after the update's lookup.
  */
 class RawFilesLookupLockTest {
 
@@ -130,6 +132,40 @@ class RawFilesLookupLockTest {
         }
     }
 
+    @Test
+    void aMetadataUpdateRacingAReplacementRewritesTheOldVersionsHeaderNeverTheNewOnes() throws Exception {
+        CacheKey key = CacheKey.of("updated-and-replaced");
+        long oldSeed = TestContent.seed("version 1");
+        long newSeed = TestContent.seed("version 2"); // same length, another checksum
+        try (RawFilesStore store = open(16 * SIZE)) {
+            StoreFixtures.put(store, key, oldSeed, SIZE, CHUNK);
+            fileOps.rewriteTarget = fileOf(key);
+
+            CompletableFuture<Boolean> updated = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return store.updateMetadata(key, StoreFixtures.metadata(SIZE));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            assertThat(fileOps.stuck.await(10, TimeUnit.SECONDS)).as("the update looked up and reached the open").isTrue();
+            CompletableFuture<Void> written = writeInBackground(store, key, newSeed, SIZE);
+            try {
+                // The replacement must wait for the rewrite: were it renamed onto the path now, the rewrite would
+                // open the new version's file and give it the old version's checksum.
+                written.get(1, TimeUnit.SECONDS);
+            } catch (TimeoutException expected) {
+                // it waits for the store's lock
+            }
+            fileOps.device.countDown();
+
+            assertThat(updated.get(10, TimeUnit.SECONDS)).isTrue();
+            written.get(10, TimeUnit.SECONDS);
+            assertServed(store, key, newSeed, SIZE);
+            assertThat(store.stats().corruptObjectsDropped()).as("nothing was dropped as corrupt").isZero();
+        }
+    }
+
     /** Writes and commits {@code key} on a thread of its own; the future completes when the commit returns. */
     private static CompletableFuture<Void> writeInBackground(RawFilesStore store, CacheKey key, long seed, long size) {
         CompletableFuture<Void> written = new CompletableFuture<>();
@@ -200,6 +236,7 @@ class RawFilesLookupLockTest {
         volatile Path deleteTarget;
         volatile Path moveTarget;
         volatile boolean stallAfterMove;
+        volatile Path rewriteTarget;
 
         @Override
         public void delete(Path path) throws IOException {
@@ -219,6 +256,14 @@ class RawFilesLookupLockTest {
             if (target && stallAfterMove) {
                 stall();
             }
+        }
+
+        @Override
+        public FileChannel openForRewrite(Path path) throws IOException {
+            if (path.equals(rewriteTarget)) {
+                stall();
+            }
+            return FileOps.DIRECT.openForRewrite(path);
         }
 
         private void stall() throws IOException {
