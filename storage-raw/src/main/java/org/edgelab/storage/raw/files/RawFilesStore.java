@@ -367,7 +367,10 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         return open(dir, capacityBytes, policy, sync, levels, readAhead, recencyIntervalMillis, FileOps.DIRECT);
     }
 
-    /** Opens a store whose unlinks and renames into place go through {@code fileOps} (tests stall them). */
+    /**
+     * Opens a store whose unlinks, renames into place and header rewrites go through {@code fileOps} (tests
+     * stall them).
+     */
     static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels,
                               ReadAhead readAhead, long recencyIntervalMillis, FileOps fileOps) throws IOException {
         if (capacityBytes <= 0) {
@@ -501,30 +504,11 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     }
 
     /**
-     * Forgets an entry whose file was missing when a lookup opened it, if the index still holds it (the file was
-     * deleted behind the store's back); returns false when the entry was replaced or removed meanwhile. Takes the
-     * store's lock in the first case, so it may block behind unlinks and renames.
+     * Forgets an entry whose file was missing when a lookup opened it (deleted behind the store's back), as
+     * {@link #forgetIfIndexed} does.
      */
     private boolean forgetMissing(IndexEntry e) {
-        if (!stillIndexed(e)) {
-            return false;
-        }
-        lock.lock();
-        try {
-            lookupLock.lock();
-            try {
-                if (index.get(e.key) != e) {
-                    return false;
-                }
-                policy.onRemove(e.key);
-                unindex(e);
-                return true;
-            } finally {
-                lookupLock.unlock();
-            }
-        } finally {
-            lock.unlock();
-        }
+        return forgetIfIndexed(e, null);
     }
 
     private boolean stillIndexed(IndexEntry e) {
@@ -970,13 +954,19 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         }
     }
 
-    /**
-     * Deletes a damaged object file and forgets it, if the index still holds this entry; returns whether it did (false:
-     * the entry was replaced or removed meanwhile, and what its path holds now is not its file). Takes the store's
-     * lock, under which publishes rename and index, so it blocks until one under way ends: an entry still indexed then
-     * is the one whose file is at its path. Blocks on the unlink.
-     */
+    /** Deletes a damaged object file and forgets it, as {@link #forgetIfIndexed} does, counting the drop. */
     boolean dropCorrupt(IndexEntry e, String why) {
+        return forgetIfIndexed(e, why);
+    }
+
+    /**
+     * Forgets an entry and unlinks its file, if the index still holds this entry; returns whether it did (false: the
+     * entry was replaced or removed meanwhile, and what its path holds now is not its file). {@code damage} (null for a
+     * file found missing) is logged and counted as a corrupt object dropped. Takes the store's lock, under which
+     * publishes rename and index, so it blocks until one under way ends: an entry still indexed then is the one whose
+     * file is at its path. Blocks on the unlink.
+     */
+    private boolean forgetIfIndexed(IndexEntry e, String damage) {
         if (!stillIndexed(e)) {
             return false;
         }
@@ -987,14 +977,17 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
                 if (index.get(e.key) != e) {
                     return false;
                 }
-                LOG.log(System.Logger.Level.WARNING, "dropping damaged object file {0} of ''{1}'': {2}", e.path, e.key, why);
                 policy.onRemove(e.key);
                 unindex(e);
-                counters.corruptObjectsDropped.increment();
+                if (damage != null) {
+                    LOG.log(System.Logger.Level.WARNING, "dropping damaged object file {0} of ''{1}'': {2}", e.path,
+                            e.key, damage);
+                    counters.corruptObjectsDropped.increment();
+                }
             } finally {
                 lookupLock.unlock();
             }
-            deleteFile(e);
+            deleteFile(e); // nothing to unlink when it was found missing: deleting is then a no-op
             return true;
         } finally {
             lock.unlock();
