@@ -2,6 +2,7 @@ package org.edgelab.origin;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
 import org.edgelab.origin.fault.FaultRules;
 
 /**
@@ -18,14 +19,16 @@ import org.edgelab.origin.fault.FaultRules;
  * @param bandwidthBytesPerSecond per-response bandwidth cap in bytes per second; 0 means unlimited
  * @param ioThreads               event-loop threads; 0 means one per core
  * @param faults                  faults applied to all requests (default none)
+ * @param clock                   the wall clock of the {@code Date} header (default {@link InstantSource#system()};
+ *                                tests share one they move forward with a cache in front)
  */
 public record OriginConfig(String host, int port, Path filesRoot, String cacheControl, Duration firstByteLatency,
-                           long bandwidthBytesPerSecond, int ioThreads, FaultRules faults) {
+                           long bandwidthBytesPerSecond, int ioThreads, FaultRules faults, InstantSource clock) {
 
     /** The Cache-Control value sent when none is configured. */
     public static final String DEFAULT_CACHE_CONTROL = "public, max-age=3600";
 
-    /** Validates every field and fills defaults for null host, cache control, latency and faults. */
+    /** Validates every field and fills defaults for null host, cache control, latency, faults and clock. */
     public OriginConfig {
         host = host == null || host.isBlank() ? "127.0.0.1" : host;
         if (port < 0 || port > 65535) {
@@ -46,6 +49,7 @@ public record OriginConfig(String host, int port, Path filesRoot, String cacheCo
             throw new IllegalArgumentException("io threads must be >= 0 (0 = one per core): " + ioThreads);
         }
         faults = faults == null ? FaultRules.none() : faults;
+        clock = clock == null ? InstantSource.system() : clock;
     }
 
     /** A builder holding every default. */
@@ -57,7 +61,7 @@ public record OriginConfig(String host, int port, Path filesRoot, String cacheCo
     public Builder toBuilder() {
         return new Builder().host(host).port(port).filesRoot(filesRoot).cacheControl(cacheControl)
                 .firstByteLatency(firstByteLatency).bandwidthBytesPerSecond(bandwidthBytesPerSecond)
-                .ioThreads(ioThreads).faults(faults);
+                .ioThreads(ioThreads).faults(faults).clock(clock);
     }
 
     /** True if the server serves the files under {@link #filesRoot()} rather than synthetic objects. */
@@ -75,6 +79,7 @@ public record OriginConfig(String host, int port, Path filesRoot, String cacheCo
         private long bandwidthBytesPerSecond;
         private int ioThreads;
         private FaultRules faults = FaultRules.none();
+        private InstantSource clock = InstantSource.system();
 
         private Builder() {
         }
@@ -127,10 +132,16 @@ public record OriginConfig(String host, int port, Path filesRoot, String cacheCo
             return this;
         }
 
+        /** The wall clock of the {@code Date} header. */
+        public Builder clock(InstantSource clock) {
+            this.clock = clock;
+            return this;
+        }
+
         /** The configuration; throws IllegalArgumentException for an invalid field. */
         public OriginConfig build() {
             return new OriginConfig(host, port, filesRoot, cacheControl, firstByteLatency, bandwidthBytesPerSecond,
-                    ioThreads, faults);
+                    ioThreads, faults, clock);
         }
     }
 }

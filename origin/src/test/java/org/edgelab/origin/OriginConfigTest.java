@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneOffset;
 import java.util.Map;
 import org.edgelab.origin.fault.FaultRules;
 import org.junit.jupiter.api.Test;
@@ -29,9 +33,11 @@ class OriginConfigTest {
     @Test
     void everySetterIsKeptAndSurvivesToBuilder() {
         FaultRules faults = FaultRules.parse("every=2&status=503");
+        InstantSource clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
         OriginConfig config = OriginConfig.builder().host("::1").port(8081).filesRoot(Path.of("/srv")).cacheControl("no-cache")
-                .firstByteLatency(Duration.ofMillis(5)).bandwidthBytesPerSecond(1000).ioThreads(2).faults(faults).build();
-        assertThat(config).isEqualTo(new OriginConfig("::1", 8081, Path.of("/srv"), "no-cache", Duration.ofMillis(5), 1000, 2, faults));
+                .firstByteLatency(Duration.ofMillis(5)).bandwidthBytesPerSecond(1000).ioThreads(2).faults(faults).clock(clock).build();
+        assertThat(config).isEqualTo(new OriginConfig("::1", 8081, Path.of("/srv"), "no-cache", Duration.ofMillis(5), 1000, 2, faults,
+                clock));
         assertThat(config.toBuilder().build()).isEqualTo(config);
     }
 

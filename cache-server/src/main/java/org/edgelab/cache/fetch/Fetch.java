@@ -83,7 +83,7 @@ public final class Fetch implements OriginResponseListener {
     private final ObjectMetadata stale;
     private final CacheKey staleKey;
     private final List<FetchWaiter> waiters = new ArrayList<>(4);
-    private final long requestTimeMillis = System.currentTimeMillis();
+    private final long requestTimeMillis;
     private final long startNanos = System.nanoTime();
     private final EventLoop originLoop;
     private final Lane lane = new Lane();
@@ -120,6 +120,7 @@ public final class Fetch implements OriginResponseListener {
         this.originLoop = originLoop;
         this.registry = registry;
         this.store = registry.store();
+        this.requestTimeMillis = registry.clock().millis();
         this.registryKey = registryKey;
         this.primaryKey = primaryKey;
         this.initiatorRequest = initiatorRequest;
@@ -212,7 +213,7 @@ public final class Fetch implements OriginResponseListener {
     public void onResponse(HttpResponse response, OriginExchange exchange) {
         this.exchange = exchange;
         registry.stats().phases().since(PhaseTimes.Phase.MISS_ORIGIN_HEADERS, startNanos);
-        long responseTime = System.currentTimeMillis();
+        long responseTime = registry.clock().millis();
         int status = response.status().code();
         HttpHeaders headers = response.headers();
         if (stale != null && status == 304) {
@@ -408,7 +409,7 @@ public final class Fetch implements OriginResponseListener {
     }
 
     private boolean mayServeStale() {
-        Freshness f = Freshness.of(stale, System.currentTimeMillis());
+        Freshness f = Freshness.of(stale, registry.clock().millis());
         return f.mayServeStaleOnError(CacheControl.of(stale), CacheControl.of(initiatorRequest.headers()));
     }
 

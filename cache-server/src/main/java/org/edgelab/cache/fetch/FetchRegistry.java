@@ -2,6 +2,7 @@ package org.edgelab.cache.fetch;
 
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpRequest;
+import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.edgelab.cache.admin.CacheStats;
@@ -28,13 +29,23 @@ public final class FetchRegistry {
     private final CacheStats stats;
     /** The Host of fill requests; null: the client's. */
     private final String originAuthority;
+    private final InstantSource clock;
 
-    /** Creates a registry that fills {@code store} from {@code origin}, with Host {@code originAuthority} (null: the client's). */
-    public FetchRegistry(LoopStore store, OriginClient origin, CacheStats stats, String originAuthority) {
+    /**
+     * Creates a registry that fills {@code store} from {@code origin}, with Host {@code originAuthority} (null: the
+     * client's), taking request and response times from {@code clock}.
+     */
+    public FetchRegistry(LoopStore store, OriginClient origin, CacheStats stats, String originAuthority,
+                         InstantSource clock) {
         this.store = store;
         this.origin = origin;
         this.stats = stats;
         this.originAuthority = originAuthority;
+        this.clock = clock;
+    }
+
+    InstantSource clock() {
+        return clock;
     }
 
     LoopStore store() {

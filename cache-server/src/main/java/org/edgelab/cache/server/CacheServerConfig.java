@@ -2,6 +2,7 @@ package org.edgelab.cache.server;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -48,6 +49,8 @@ import org.edgelab.cache.store.StoreExecutor;
  *                              the device throttles never hold the threads hits need (default
  *                              {@link StoreExecutor#DEFAULT_WRITE_THREADS}: fewer, as a throttled write waits
  *                              for the device however many threads wait with it)
+ * @param clock                 the wall clock that request and response times, freshness and {@code Age} are taken
+ *                              from (default {@link InstantSource#system()}; tests pass one they move forward)
  */
 public record CacheServerConfig(
         String bindHost,
@@ -68,9 +71,11 @@ public record CacheServerConfig(
         int maxRequestBody,
         int storeThreads,
         int storeQueue,
-        int storeWriteThreads) {
+        int storeWriteThreads,
+        InstantSource clock) {
 
     public CacheServerConfig {
+        Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(bindHost, "bindHost");
         upstreams = checkedUpstreams(upstreams);
         Objects.requireNonNull(upstreamProbeInterval, "upstreamProbeInterval");
@@ -192,6 +197,7 @@ public record CacheServerConfig(
         private int storeQueue = StoreExecutor.DEFAULT_QUEUE;
         private int storeWriteThreads = StoreExecutor.DEFAULT_WRITE_THREADS;
         private int maxRequestBody = 8 << 20;
+        private InstantSource clock = InstantSource.system();
 
         private Builder() {
         }
@@ -226,6 +232,7 @@ public record CacheServerConfig(
         public Builder storeThreads(int v) { this.storeThreads = v; return this; }
         public Builder storeQueue(int v) { this.storeQueue = v; return this; }
         public Builder storeWriteThreads(int v) { this.storeWriteThreads = v; return this; }
+        public Builder clock(InstantSource v) { this.clock = v; return this; }
 
         private static URI uri(String s) {
             try {
@@ -240,7 +247,7 @@ public record CacheServerConfig(
             return new CacheServerConfig(bindHost, port, adminPort, upstreams, upstreamVirtualNodes,
                     upstreamProbeInterval, preserveHost, ioThreads, maxInitialLineLength,
                     maxHeaderSize, idleTimeout, requestHeaderTimeout, originConnectTimeout, originResponseTimeout,
-                    maxRanges, maxRequestBody, storeThreads, storeQueue, storeWriteThreads);
+                    maxRanges, maxRequestBody, storeThreads, storeQueue, storeWriteThreads, clock);
         }
     }
 }

@@ -106,7 +106,7 @@ final class Delivery {
                     resp.headers().add(f.name(), f.value());
                 }
             }
-            resp.headers().set(HttpHeaderNames.AGE, Freshness.of(meta, System.currentTimeMillis()).currentAgeSeconds());
+            resp.headers().set(HttpHeaderNames.AGE, Freshness.of(meta, sc.config().clock().millis()).currentAgeSeconds());
             exchange.decorate(resp, result);
             sendHeadersOnly(resp);
             return;
@@ -181,7 +181,7 @@ final class Delivery {
             h.add(f.name(), f.value());
         }
         h.remove(HttpHeaderNames.AGE);
-        h.set(HttpHeaderNames.AGE, Freshness.of(meta, System.currentTimeMillis()).currentAgeSeconds());
+        h.set(HttpHeaderNames.AGE, Freshness.of(meta, sc.config().clock().millis()).currentAgeSeconds());
         exchange.decorate(resp, result);
         return resp;
     }

@@ -213,7 +213,7 @@ final class RequestExchange implements FetchWaiter {
         StoredObject obj = found.object();
         CacheKey key = found.key().get();
         if (obj != null) {
-            Freshness freshness = Freshness.of(obj.metadata(), System.currentTimeMillis());
+            Freshness freshness = Freshness.of(obj.metadata(), sc.config().clock().millis());
             if (freshness.satisfies(requestCc)) {
                 deliver(obj, Result.HIT);
                 return;

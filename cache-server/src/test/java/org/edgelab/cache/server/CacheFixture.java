@@ -15,10 +15,15 @@ import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.ContentVerifier;
 import org.edgelab.storage.api.ObjectStore;
 
-/** An origin, a store of one engine and a cache server in front of them, on loopback ephemeral ports; plus an HTTP client. */
+/**
+ * An origin, a store of one engine and a cache server in front of them, on loopback ephemeral ports, sharing one
+ * {@link MovableClock}; plus an HTTP client.
+ */
 final class CacheFixture implements AutoCloseable {
 
     final String engine;
+    /** The wall clock of the origin's Date and of the cache's freshness: {@link MovableClock#advance} ages objects. */
+    final MovableClock clock = new MovableClock();
     final OriginServer origin;
     final ObjectStore store;
     private final Engines.Opened opened;
@@ -33,7 +38,7 @@ final class CacheFixture implements AutoCloseable {
     CacheFixture(String engine, OriginConfig originConfig, String capacity, Consumer<CacheServerConfig.Builder> tweak)
             throws IOException {
         this.engine = engine;
-        origin = OriginServer.start(originConfig);
+        origin = OriginServer.start(originConfig.toBuilder().clock(clock).build());
         try {
             opened = Engines.open(engine, capacity);
         } catch (IOException | RuntimeException e) {
@@ -41,7 +46,8 @@ final class CacheFixture implements AutoCloseable {
             throw e;
         }
         store = opened.store();
-        CacheServerConfig.Builder b = CacheServerConfig.builder().origin(origin.baseUri()).adminPort(0).ioThreads(2);
+        CacheServerConfig.Builder b = CacheServerConfig.builder().origin(origin.baseUri()).adminPort(0).ioThreads(2)
+                .clock(clock);
         tweak.accept(b);
         cache = CacheServer.start(b.build(), store);
     }

@@ -5,6 +5,7 @@ import static org.edgelab.cache.server.CacheFixture.verified;
 import static org.edgelab.cache.server.CacheFixture.xcache;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -26,8 +27,8 @@ class RevalidationTest {
             HttpResponse<byte[]> first = f.get(path);
             assertThat(xcache(first)).isEqualTo("MISS");
             assertThat(xcache(f.get(path))).isEqualTo("HIT");
-            // Date has one-second resolution, so the object is stale within 3 s.
-            Thread.sleep(3100);
+            // Date has one-second resolution, so the object is stale 3 s on.
+            f.clock.advance(Duration.ofMillis(3100));
             HttpResponse<byte[]> revalidated = f.get(path);
             assertThat(revalidated.statusCode()).isEqualTo(200);
             assertThat(xcache(revalidated)).isEqualTo("HIT-REVALIDATED");
@@ -51,7 +52,7 @@ class RevalidationTest {
             String forbidden = SyntheticPaths.path("nosie", 30_000) + "?cache-control=max-age=1";
             assertThat(xcache(f.get(allowed))).isEqualTo("MISS");
             assertThat(xcache(f.get(forbidden))).isEqualTo("MISS");
-            Thread.sleep(2100);
+            f.clock.advance(Duration.ofMillis(2100));
             f.origin.close();
             HttpResponse<byte[]> stale = f.get(allowed);
             assertThat(stale.statusCode()).isEqualTo(200);

@@ -206,7 +206,7 @@ public final class OriginHandler extends ChannelInboundHandlerAdapter {
         headers.set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES);
 
         Validators validators = Validators.of(etag, lastModified,
-                HttpDates.parseMillis(headers.get(HttpHeaderNames.DATE)).orElse(System.currentTimeMillis()));
+                HttpDates.parseMillis(headers.get(HttpHeaderNames.DATE)).orElse(config.clock().millis()));
         switch (Conditionals.evaluate(request.method(), requestHeaders, validators)) {
             case NOT_MODIFIED -> {
                 response.setStatus(HttpResponseStatus.NOT_MODIFIED);
@@ -338,11 +338,11 @@ public final class OriginHandler extends ChannelInboundHandlerAdapter {
         current.start();
     }
 
-    private static HttpResponse newResponse(HttpRequest request, HttpResponseStatus status) {
+    private HttpResponse newResponse(HttpRequest request, HttpResponseStatus status) {
         HttpVersion version = request.protocolVersion() == null ? HttpVersion.HTTP_1_1 : request.protocolVersion();
         HttpResponse response = new DefaultHttpResponse(
                 version.equals(HttpVersion.HTTP_1_0) ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1, status);
-        response.headers().set(HttpHeaderNames.DATE, HttpDates.format(System.currentTimeMillis()));
+        response.headers().set(HttpHeaderNames.DATE, HttpDates.format(config.clock().millis()));
         return response;
     }
 }
