@@ -56,6 +56,7 @@ public final class CacheStats {
     private final LongAdder bytesToClients = new LongAdder();
     private final LongAdder storeRefusals = new LongAdder();
     private final LongAdder storePassThroughs = new LongAdder();
+    private final LongAdder storeWriteSheds = new LongAdder();
     private final LongAdder hitsResumedFromOrigin = new LongAdder();
     private final LongAdder truncatedResponses = new LongAdder();
     private final LongAdder openConnections = new LongAdder();
@@ -128,6 +129,14 @@ public final class CacheStats {
     }
 
     /**
+     * Counts a fill passed through unstored because the store's write lane was stalled (see
+     * {@code CacheServerConfig#storeWriteShedAfter}); such a fill is also counted by {@link #storePassThrough}.
+     */
+    public void storeWriteShed() {
+        storeWriteSheds.increment();
+    }
+
+    /**
      * Counts a stored response whose stored bytes failed mid-body (a failed disk, a damaged extent) and whose rest was
      * asked of the origin with a range request conditional on the stored validator.
      */
@@ -193,7 +202,7 @@ public final class CacheStats {
         return new Snapshot(requests.sum(), hits, count(Result.MISS), count(Result.PASS),
                 count(Result.HIT_COALESCED), revalidations.sum(), count(Result.HIT_STALE), originRequests.sum(),
                 originErrors.sum(), bytesFromCache.sum(), bytesFromOrigin.sum(), bytesToClients.sum(),
-                storeRefusals.sum(), storePassThroughs.sum(), hitsResumedFromOrigin.sum(), truncatedResponses.sum(), openConnections.sum(),
+                storeRefusals.sum(), storePassThroughs.sum(), storeWriteSheds.sum(), hitsResumedFromOrigin.sum(), truncatedResponses.sum(), openConnections.sum(),
                 acceptedConnections.sum(), results, classes, phases.summaries(), store.engineName(), store.usage(),
                 snakeCaseExtras(store.stats()), gaugeValues(),
                 upstreams.get());
@@ -239,6 +248,7 @@ public final class CacheStats {
             long bytesToClients,
             long storeRefusals,
             long storePassThroughs,
+            long storeWriteSheds,
             long hitsResumedFromOrigin,
             long truncatedResponses,
             long openConnections,

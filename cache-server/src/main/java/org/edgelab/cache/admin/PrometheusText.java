@@ -55,6 +55,8 @@ public final class PrometheusText {
         simple(b, "edgelab_cache_store_pass_throughs_total", "counter",
                 "Fills whose store write was refused or failed, passed through to their clients from the origin.",
                 s.storePassThroughs());
+        simple(b, "edgelab_cache_store_write_sheds_total", "counter",
+                "Fills passed through unstored because the store's write lane was stalled.", s.storeWriteSheds());
         simple(b, "edgelab_cache_hits_resumed_from_origin_total", "counter",
                 "Stored responses whose stored bytes failed mid-body and whose rest was asked of the origin.",
                 s.hitsResumedFromOrigin());

@@ -129,6 +129,13 @@ public final class ServeCommand implements Callable<Integer> {
                     + "threads hits need (default: ${DEFAULT-VALUE}).")
     private int storeWriteThreads;
 
+    @Option(names = "--store-write-shed-after", paramLabel = "TIME", defaultValue = "0", converter = Converters.Time.class,
+            description = "When every --store-write-threads thread has been busy this long without finishing a write "
+                    + "(the device has stopped taking writes), pass new fills through from the origin unstored instead "
+                    + "of making their clients wait, as Traffic Server and CacheLib drop writes past their backlog; "
+                    + "0 never sheds (default: ${DEFAULT-VALUE}).")
+    private Duration storeWriteShedAfter;
+
     @Option(names = "--store-queue", paramLabel = "N", defaultValue = "" + StoreExecutor.DEFAULT_QUEUE,
             description = "Store calls that may wait for a thread, in each of the read and write lanes; past that "
                     + "a connection waits its turn (back-pressure, never an unbounded queue) (default: ${DEFAULT-VALUE}).")
@@ -263,6 +270,7 @@ public final class ServeCommand implements Callable<Integer> {
                     .maxRanges(maxRanges)
                     .storeThreads(storeThreads)
                     .storeWriteThreads(storeWriteThreads)
+                    .storeWriteShedAfter(storeWriteShedAfter)
                     .storeQueue(storeQueue)
                     .build(), store);
         } catch (Exception e) {

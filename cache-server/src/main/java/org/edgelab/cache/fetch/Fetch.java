@@ -257,6 +257,13 @@ public final class Fetch implements OriginResponseListener {
         long expiresAt = Freshness.expiresAtMillis(status, stored, requestTimeMillis, responseTime);
         ObjectMetadata meta = new ObjectMetadata(status, stored, length, requestTimeMillis, responseTime, expiresAt);
         CacheKey key = storeKey.get();
+        if (registry.shedWrite()) {
+            // the store's device has stopped taking writes: serve this fill from the origin rather than wait for it
+            registry.stats().storeWriteShed();
+            LOG.log(System.Logger.Level.DEBUG, "write lane stalled: {0} passed through, not stored", key);
+            passThroughToSameVariant(response, vary);
+            return;
+        }
         synchronized (this) {
             state = State.OPENING;
         }
@@ -292,12 +299,20 @@ public final class Fetch implements OriginResponseListener {
             failWaiters(failedWhileOpening);
             return;
         }
-        registry.stats().storePassThrough();
         if (err instanceof StorageFullException) {
             LOG.log(System.Logger.Level.DEBUG, "store refused {0}: {1}", key, err.getMessage());
         } else {
             LOG.log(System.Logger.Level.WARNING, "cannot store " + key, err);
         }
+        passThroughToSameVariant(response, vary);
+    }
+
+    /**
+     * Streams the response from the origin to the initiator and every waiter of the same variant, storing nothing;
+     * the other waiters fetch on their own. Counts the pass-through.
+     */
+    private void passThroughToSameVariant(HttpResponse response, List<String> vary) {
+        registry.stats().storePassThrough();
         List<WaiterRole> all = finishWithoutBody();
         List<FetchWaiter> same = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {

@@ -2,6 +2,7 @@ package org.edgelab.cache.fetch;
 
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpRequest;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -11,7 +12,10 @@ import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.cache.origin.OriginRequests;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.api.StoreCall;
 import org.edgelab.cache.store.LoopStore;
+import org.edgelab.cache.store.StoreExecutor;
+import org.edgelab.cache.store.StoreLane;
 
 /**
  * The fetches in flight, by cache key: the first client to miss (or to find a stale object) starts
@@ -30,22 +34,36 @@ public final class FetchRegistry {
     /** The Host of fill requests; null: the client's. */
     private final String originAuthority;
     private final InstantSource clock;
+    /** A stall of the write lane past which new fills are passed through, not stored; 0: never. */
+    private final long writeShedAfterNanos;
 
     /**
      * Creates a registry that fills {@code store} from {@code origin}, with Host {@code originAuthority} (null: the
-     * client's), taking request and response times from {@code clock}.
+     * client's), taking request and response times from {@code clock}, and passing new fills through unstored while
+     * the store's write lane has been stalled for {@code writeShedAfter} (zero: never).
      */
     public FetchRegistry(LoopStore store, OriginClient origin, CacheStats stats, String originAuthority,
-                         InstantSource clock) {
+                         InstantSource clock, Duration writeShedAfter) {
         this.store = store;
         this.origin = origin;
         this.stats = stats;
         this.originAuthority = originAuthority;
         this.clock = clock;
+        this.writeShedAfterNanos = writeShedAfter.toNanos();
     }
 
     InstantSource clock() {
         return clock;
+    }
+
+    /**
+     * True when a fill about to open a store write should pass through instead: shedding is on, the engine's writes
+     * go to the write lane, and that lane has been stalled at least the configured time ({@link
+     * StoreExecutor#stalledNanos}).
+     */
+    boolean shedWrite() {
+        return writeShedAfterNanos > 0 && store.blocks(StoreCall.WRITE)
+                && store.executor(StoreLane.WRITE).stalledNanos() >= writeShedAfterNanos;
     }
 
     LoopStore store() {

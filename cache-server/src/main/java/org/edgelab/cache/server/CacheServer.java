@@ -92,7 +92,8 @@ public final class CacheServer implements AutoCloseable {
                     config.originResponseTimeout());
             stats.upstreams(origin::stats);
             LoopStore loopStore = new LoopStore(store, reads, writes);
-            FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.upstreamHost(), config.clock());
+            FetchRegistry fetches = new FetchRegistry(loopStore, origin, stats, config.upstreamHost(), config.clock(),
+                    config.storeWriteShedAfter());
             ServerContext sc = new ServerContext(config, loopStore, origin, fetches, stats);
             // store_executor_*: both lanes together (what they counted when the store had one executor);
             // store_read_lane_* and store_write_lane_*: each lane's share.

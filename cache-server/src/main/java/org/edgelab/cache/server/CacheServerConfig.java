@@ -49,6 +49,12 @@ import org.edgelab.cache.store.StoreExecutor;
  *                              the device throttles never hold the threads hits need (default
  *                              {@link StoreExecutor#DEFAULT_WRITE_THREADS}: fewer, as a throttled write waits
  *                              for the device however many threads wait with it)
+ * @param storeWriteShedAfter   when every thread of the write lane has been busy this long without finishing a call
+ *                              (the device has stopped taking writes: throttled dirty pages, a failing disk), a new
+ *                              fill is not stored but passed through from the origin, so its clients do not wait
+ *                              for the device (as Traffic Server drops cache writes past its write backlog and
+ *                              CacheLib's Navy rejects inserts when its queue is full); zero (the default) never
+ *                              sheds: every storable fill waits for the store, as Varnish and nginx do
  * @param clock                 the wall clock that request and response times, freshness and {@code Age} are taken
  *                              from (default {@link InstantSource#system()}; tests pass one they move forward)
  */
@@ -72,10 +78,15 @@ public record CacheServerConfig(
         int storeThreads,
         int storeQueue,
         int storeWriteThreads,
+        Duration storeWriteShedAfter,
         InstantSource clock) {
 
     public CacheServerConfig {
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(storeWriteShedAfter, "storeWriteShedAfter");
+        if (storeWriteShedAfter.isNegative()) {
+            throw new IllegalArgumentException("storeWriteShedAfter must be zero (never) or positive, got " + storeWriteShedAfter);
+        }
         Objects.requireNonNull(bindHost, "bindHost");
         upstreams = checkedUpstreams(upstreams);
         Objects.requireNonNull(upstreamProbeInterval, "upstreamProbeInterval");
@@ -197,6 +208,7 @@ public record CacheServerConfig(
         private int storeQueue = StoreExecutor.DEFAULT_QUEUE;
         private int storeWriteThreads = StoreExecutor.DEFAULT_WRITE_THREADS;
         private int maxRequestBody = 8 << 20;
+        private Duration storeWriteShedAfter = Duration.ZERO;
         private InstantSource clock = InstantSource.system();
 
         private Builder() {
@@ -232,6 +244,7 @@ public record CacheServerConfig(
         public Builder storeThreads(int v) { this.storeThreads = v; return this; }
         public Builder storeQueue(int v) { this.storeQueue = v; return this; }
         public Builder storeWriteThreads(int v) { this.storeWriteThreads = v; return this; }
+        public Builder storeWriteShedAfter(Duration v) { this.storeWriteShedAfter = v; return this; }
         public Builder clock(InstantSource v) { this.clock = v; return this; }
 
         private static URI uri(String s) {
@@ -247,7 +260,8 @@ public record CacheServerConfig(
             return new CacheServerConfig(bindHost, port, adminPort, upstreams, upstreamVirtualNodes,
                     upstreamProbeInterval, preserveHost, ioThreads, maxInitialLineLength,
                     maxHeaderSize, idleTimeout, requestHeaderTimeout, originConnectTimeout, originResponseTimeout,
-                    maxRanges, maxRequestBody, storeThreads, storeQueue, storeWriteThreads, clock);
+                    maxRanges, maxRequestBody, storeThreads, storeQueue, storeWriteThreads,
+                    storeWriteShedAfter, clock);
         }
     }
 }

@@ -38,6 +38,7 @@ public final class StoreExecutor implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(StoreExecutor.class.getName());
 
     private final String name;
+    private final int threads;
     private final int capacity;
     private final ThreadPoolExecutor pool;
     private final AtomicInteger admitted = new AtomicInteger();
@@ -46,6 +47,8 @@ public final class StoreExecutor implements AutoCloseable {
     private final ConcurrentLinkedQueue<Runnable> riders = new ConcurrentLinkedQueue<>();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong waitedInLine = new AtomicLong();
+    /** When a call last finished, or every thread last became busy, whichever came later ({@link #stalledNanos}). */
+    private volatile long progressNanos = System.nanoTime();
     private volatile boolean closed;
 
     /** Starts {@code threads} threads named after {@code name}, with room for {@code queue} waiting calls. */
@@ -55,6 +58,7 @@ public final class StoreExecutor implements AutoCloseable {
                     + " and " + queue);
         }
         this.name = name;
+        this.threads = threads;
         this.capacity = threads + queue;
         AtomicInteger n = new AtomicInteger();
         // The hand-off from a loop must not take a lock a worker may hold: a lock-free queue (bounded by
@@ -83,6 +87,7 @@ public final class StoreExecutor implements AutoCloseable {
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.ERROR, "store call failed outside its handler", e);
             } finally {
+                progressNanos = System.nanoTime();
                 admitted.decrementAndGet();
                 admitFromLine();
                 runRiders();
@@ -90,7 +95,11 @@ public final class StoreExecutor implements AutoCloseable {
         };
         synchronized (line) {
             // first come, first served: nobody passes a caller already waiting in line
-            if (line.isEmpty() && admitted.incrementAndGet() <= capacity) {
+            int admittedNow = line.isEmpty() ? admitted.incrementAndGet() : -1;
+            if (admittedNow == threads) {
+                progressNanos = System.nanoTime(); // every thread busy from here: a stall is measured from now
+            }
+            if (admittedNow >= 0 && admittedNow <= capacity) {
                 pool.execute(wrapped);
                 return;
             }
@@ -159,6 +168,18 @@ public final class StoreExecutor implements AutoCloseable {
                 pool.execute(line.pollFirst());
             }
         }
+    }
+
+    /**
+     * Returns how long every thread of this lane has been busy without any call finishing, or 0 when a thread is free:
+     * a lane whose device has stopped taking writes (throttled dirty pages, a failing disk) shows it within one call's
+     * time, while a lane that is only busy finishes calls all the time. Lock-free; never blocks.
+     */
+    public long stalledNanos() {
+        if (admitted.get() < threads) {
+            return 0;
+        }
+        return Math.max(0, System.nanoTime() - progressNanos);
     }
 
     /** Returns the calls admitted to the pool (running or queued for a thread). */

@@ -16,6 +16,8 @@ class CacheServerConfigTest {
         assertThat(c.storeThreads()).isEqualTo(16);
         assertThat(c.storeQueue()).isEqualTo(1024);
         assertThat(c.storeWriteThreads()).as("the write lane: fewer threads than reads").isEqualTo(8);
+        assertThat(c.storeWriteShedAfter()).as("every storable fill waits for the store unless asked").isZero();
+        assertThat(c.clock().millis()).isCloseTo(System.currentTimeMillis(), org.assertj.core.data.Offset.offset(5_000L));
         assertThat(c.port()).isZero();
         assertThat(c.adminPort()).isEqualTo(-1);
         assertThat(c.maxInitialLineLength()).isEqualTo(8192);
@@ -37,6 +39,8 @@ class CacheServerConfigTest {
                 .hasMessageContaining("storeWriteThreads");
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://127.0.0.1:1").storeWriteThreads(1025).build())
                 .hasMessageContaining("storeWriteThreads");
+        assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://127.0.0.1:1").storeWriteShedAfter(Duration.ofMillis(-1))
+                .build()).hasMessageContaining("storeWriteShedAfter");
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("https://x:1").build())
                 .hasMessageContaining("http://host");
         assertThatThrownBy(() -> CacheServerConfig.builder().origin("http://x:1").maxRanges(0).build())

@@ -6,9 +6,12 @@ import static org.edgelab.cache.server.CacheFixture.getWhole;
 import static org.edgelab.cache.server.CacheFixture.verified;
 
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.edgelab.cache.admin.CacheStats;
+import org.edgelab.cache.store.StoreExecutor;
 import org.edgelab.cache.store.StoreLane;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
@@ -35,6 +38,8 @@ class StalledWritesTest {
     private static final int HIT_SIZE = 200_000;
     /** How long a hit may take while the writes are held: generous for a loaded machine, far below "never". */
     private static final int HIT_PATIENCE_MS = 10_000;
+    /** The write-lane stall after which a cache with shedding on passes new fills through. */
+    private static final Duration SHED_AFTER = Duration.ofMillis(200);
 
     private OriginServer origin;
     private StallingStore store;
@@ -115,6 +120,7 @@ class StalledWritesTest {
             }
         }
         assertThat(origin.stats().requests()).as("one origin request per object").isEqualTo(MISSES + 1);
+        assertThat(cache.stats().snapshot(store).storeWriteSheds()).as("shedding is off by default").isZero();
 
         cache.close(); // drains both lanes: every release has run
         for (StoreLane lane : StoreLane.values()) {
@@ -123,5 +129,61 @@ class StalledWritesTest {
         }
         assertThat(store.openObjects()).as("stored objects left open").isZero();
         assertThat(store.openWriters()).as("writers left open").isZero();
+    }
+
+    @Test
+    void withWriteSheddingANewMissIsPassedThroughWhileEveryWriteThreadIsHeldAndStoredOnceWritesGoOn() throws Exception {
+        cache.close();
+        cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).ioThreads(2)
+                .storeThreads(READ_THREADS).storeWriteThreads(WRITE_THREADS).storeWriteShedAfter(SHED_AFTER).build(), store);
+        StoreExecutor writes = cache.storeExecutor(StoreLane.WRITE);
+        store.stallWrites(WRITE_THREADS);
+        List<RawHttp> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < WRITE_THREADS; i++) {
+                RawHttp raw = new RawHttp(cache.port());
+                held.add(raw);
+                raw.send("GET " + SyntheticPaths.path("held-" + i, MISS_SIZE) + " HTTP/1.1\r\nHost: edge.example\r\n\r\n");
+            }
+            assertThat(store.awaitHeld(20, TimeUnit.SECONDS)).as("every write thread is held in a write").isTrue();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (writes.stalledNanos() < SHED_AFTER.toNanos() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(writes.stalledNanos()).as("the write lane reports its stall").isGreaterThanOrEqualTo(SHED_AFTER.toNanos());
+
+            try (RawHttp raw = new RawHttp(cache.port())) {
+                raw.soTimeout(HIT_PATIENCE_MS);
+                assertThat(getWhole(raw, SyntheticPaths.path("shed", MISS_SIZE), "shed", MISS_SIZE,
+                        "a miss while every write is held")).as("served from the origin, not stored").isEqualTo("PASS");
+            }
+            assertThat(store.heldNow()).as("the writes were still held when the miss was answered").isEqualTo(WRITE_THREADS);
+            CacheStats.Snapshot during = cache.stats().snapshot(store);
+            assertThat(during.storeWriteSheds()).as("the miss was shed").isEqualTo(1);
+            assertThat(during.storePassThroughs()).as("and passed through").isEqualTo(1);
+
+            store.resumeWrites();
+            for (int i = 0; i < WRITE_THREADS; i++) {
+                RawHttp.Response r = held.get(i).read(false);
+                assertThat(r.status()).as("held miss %d", i).isEqualTo(200);
+                assertThat(r.complete() && verified("held-" + i, 0, r.body())).as("held miss %d whole and right", i).isTrue();
+            }
+        } finally {
+            for (RawHttp raw : held) {
+                raw.close();
+            }
+        }
+        assertThat(store.awaitCommits(WRITE_THREADS, 20, TimeUnit.SECONDS)).as("the held misses were stored").isTrue();
+        assertThat(writes.stalledNanos()).as("no stall once writes go on").isZero();
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            assertThat(getWhole(raw, SyntheticPaths.path("shed", MISS_SIZE), "shed", MISS_SIZE, "the shed object again"))
+                    .as("the shed fill stored nothing").isEqualTo("MISS");
+        }
+        assertThat(store.awaitCommits(1, 20, TimeUnit.SECONDS)).as("stored now that the lane is not stalled").isTrue();
+        try (RawHttp raw = new RawHttp(cache.port())) {
+            assertThat(getWhole(raw, SyntheticPaths.path("shed", MISS_SIZE), "shed", MISS_SIZE, "the shed object a third time"))
+                    .isEqualTo("HIT");
+        }
+        assertThat(cache.stats().snapshot(store).storeWriteSheds()).isEqualTo(1);
     }
 }

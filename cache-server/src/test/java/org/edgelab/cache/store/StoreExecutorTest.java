@@ -110,4 +110,46 @@ class StoreExecutorTest {
         ex.executeAlong(() -> afterClose.set(Thread.currentThread().getName()));
         assertThat(afterClose.get()).as("after close it runs on the caller").isEqualTo(Thread.currentThread().getName());
     }
+
+    @Test
+    void aLaneIsStalledOnlyWhileEveryThreadIsBusyAndNoCallFinishesCountedFromWhenTheLastThreadWasTaken() throws Exception {
+        StoreExecutor ex = new StoreExecutor("test", 2, 4);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(2);
+        try {
+            Thread.sleep(300); // an idle lane: its last call (none) is long ago, which must not count as a stall
+            ex.execute(() -> {
+                running.countDown();
+                await(gate);
+            });
+            assertThat(ex.stalledNanos()).as("one thread is free").isZero();
+            long secondTaken = System.nanoTime();
+            ex.execute(() -> {
+                running.countDown();
+                await(gate);
+            });
+            assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(ex.stalledNanos()).as("counted from when the last thread was taken, not from the idle time")
+                    .isLessThanOrEqualTo(System.nanoTime() - secondTaken);
+            Thread.sleep(200);
+            assertThat(ex.stalledNanos()).as("every thread busy, no call finished").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
+            gate.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (ex.admitted() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(ex.stalledNanos()).as("the calls finished").isZero();
+        } finally {
+            gate.countDown();
+            ex.close(10_000);
+        }
+    }
+
+    private static void await(CountDownLatch gate) {
+        try {
+            gate.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }
