@@ -1,14 +1,17 @@
 package org.edgelab.experiments.target;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.plugin.UnknownPluginException;
 import org.edgelab.storage.api.StorageEngine;
 import org.edgelab.storage.api.StorageEngines;
 import org.edgelab.storage.api.StoreDirectories;
+import org.edgelab.units.Durations;
 
 /**
  * What every target that runs EdgeLab's own cache server ({@code embedded}, {@code process},
@@ -20,6 +23,10 @@ public final class EdgeLabBuilds {
 
     /** The setting value that stands for the build's own store directory. */
     public static final String STORE_PLACEHOLDER = "${store}";
+    /** The target setting that turns on the cache's write shedding ({@code serve --store-write-shed-after}). */
+    public static final Setting STORE_WRITE_SHED_AFTER = new Setting("store_write_shed_after", "0",
+            "pass new fills through unstored once the store's write threads have all been busy this long without"
+                    + " finishing a write (serve --store-write-shed-after; 0: never)");
 
     private EdgeLabBuilds() {
     }
@@ -43,6 +50,24 @@ public final class EdgeLabBuilds {
         } catch (IllegalArgumentException e) {
             throw new BuildValidationException("settings", e.getMessage());
         }
+    }
+
+    /**
+     * The build's {@link #STORE_WRITE_SHED_AFTER} (zero when not set); throws {@link BuildValidationException} for a
+     * value that is not a time of zero or more.
+     */
+    public static Duration storeWriteShedAfter(ServerBuild build) {
+        String v = TargetSettings.get(build.targetSettings(), STORE_WRITE_SHED_AFTER.name()).orElse("0");
+        try {
+            Duration d = Durations.parse(v);
+            if (!d.isNegative()) {
+                return d;
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        throw new BuildValidationException("target_settings", STORE_WRITE_SHED_AFTER.name()
+                + " is a time such as 200ms (0: never), got '" + v + "'");
     }
 
     /** Empty when the build's engine is on the class path (or is {@code none}). */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Optional;
 import org.edgelab.cache.admin.CacheStats;
 import org.edgelab.cache.server.CacheServer;
@@ -15,6 +16,7 @@ import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.OriginStats;
 import org.edgelab.plugin.PluginSettings;
+import org.edgelab.plugin.Setting;
 import org.edgelab.storage.api.ObjectStore;
 import org.edgelab.storage.api.StorageEngines;
 
@@ -41,8 +43,14 @@ public final class EmbeddedTarget implements Target {
     }
 
     @Override
+    public List<Setting> settings() {
+        return List.of(EdgeLabBuilds.STORE_WRITE_SHED_AFTER);
+    }
+
+    @Override
     public void validate(ServerBuild build) {
         TargetSettings.requireOnly(name(), build.targetSettings(), settings());
+        EdgeLabBuilds.storeWriteShedAfter(build);
         EdgeLabBuilds.validate(build);
     }
 
@@ -69,7 +77,7 @@ public final class EmbeddedTarget implements Target {
             Files.createDirectories(context.storeDir());
             store = StorageEngines.open(build.engine(), PluginSettings.of(EdgeLabBuilds.storeSettings(build, context.storeDir())));
             CacheServer cache = CacheServer.start(CacheServerConfig.builder().bindHost(context.listenHost()).port(0)
-                    .origin(origin.baseUri()).build(), store);
+                    .origin(origin.baseUri()).storeWriteShedAfter(EdgeLabBuilds.storeWriteShedAfter(build)).build(), store);
             return new Running(origin, store, cache, context.listenHost());
         } catch (IOException | RuntimeException e) {
             if (store != null) {

@@ -47,8 +47,7 @@ public final class ProcessTarget implements Target {
             new Setting("origin_cpus", null, "the origin JVM's CPUs"),
             new Setting("heap", DEFAULT_HEAP, "the cache JVM's -Xmx (it also bounds direct memory, where the memory engine keeps objects)"),
             new Setting("io_threads", "0", "the cache's event loops (0: one per core)"),
-            new Setting("store_write_shed_after", "0", "pass new fills through unstored once the store's write threads"
-                    + " have all been busy this long without finishing a write (serve --store-write-shed-after; 0: never)"),
+            EdgeLabBuilds.STORE_WRITE_SHED_AFTER,
             new Setting("origin_faults", null, "fault rules the origin applies to every response, e.g. first-byte-delay=20ms"));
 
     private static List<Setting> withMemory(Setting... own) {
@@ -104,16 +103,7 @@ public final class ProcessTarget implements Target {
                         + v + "'");
             }
         });
-        TargetSettings.get(ts, "store_write_shed_after").ifPresent(v -> {
-            try {
-                if (Durations.parse(v).isNegative()) {
-                    throw new IllegalArgumentException("negative");
-                }
-            } catch (IllegalArgumentException e) {
-                throw new BuildValidationException("target_settings", "store_write_shed_after is a time such as 200ms (0: never),"
-                        + " got '" + v + "'");
-            }
-        });
+        EdgeLabBuilds.storeWriteShedAfter(build);
         TargetSettings.get(ts, "origin_faults").ifPresent(rules -> {
             try {
                 FaultRules.parse(rules);
@@ -267,7 +257,7 @@ public final class ProcessTarget implements Target {
         List<String> args = new ArrayList<>(List.of("--bind", context.listenHost(), "--port", String.valueOf(port),
                 "--admin-port", String.valueOf(adminPort), "--origin", originUri.toString(), "--engine", build.engine(),
                 "--io-threads", TargetSettings.get(ts, "io_threads").orElse("0"),
-                "--store-write-shed-after", TargetSettings.get(ts, "store_write_shed_after").orElse("0")));
+                "--store-write-shed-after", Durations.format(EdgeLabBuilds.storeWriteShedAfter(build))));
         EdgeLabBuilds.storeSettings(build, context.storeDir()).forEach((k, v) -> {
             args.add("-o");
             args.add(k + "=" + v);
