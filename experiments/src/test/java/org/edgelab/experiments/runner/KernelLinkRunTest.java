@@ -65,9 +65,12 @@ public class KernelLinkRunTest {
     @Test
     void cellsRunBehindAKernelLinkAndTheirRowsSaySo() throws IOException {
         assumeKernelLinks();
+        // target: embedded keeps the first two cells in this JVM: with no target named, a build of its own on the process
+        // target would put every build on it (EdgeLab's builds beside others run like with like)
         Descriptor d = load("""
                 name: kernel-cells
                 includes: [hardware/local]
+                target: embedded
                 servers:
                   - {name: origin, engine: none}
                   - {name: memory, engine: memory, settings: {capacity: 64MB}}
@@ -88,6 +91,7 @@ public class KernelLinkRunTest {
         assertThat(result.complete()).isTrue();
         List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));
         assertThat(rows).hasSize(3);
+        assertThat(rows).extracting(r -> r.get("target")).containsExactlyInAnyOrder("embedded", "embedded", "process");
         for (ResultRow row : rows) {
             assertThat(row.get("link_emulation")).as(row.get("cell")).isEqualTo("kernel");
             assertThat(row.number("link_rtt_ms")).as("probed RTT of " + row.get("cell")).isBetween(38.0, 46.0);
