@@ -71,7 +71,9 @@ class KernelLinkTest {
                 return null;
             });
             LinkCounters before = link.counters();
-            long seconds = 4;
+            // 2 s at 200 Mbit/s is 50 MB: the shaper's 1 ms bursts are 0.05 % of it, TCP's ramp-up over the 20 ms round
+            // trip under 10 %, and an unshaped link (the delay line alone) would carry several times the rate
+            long seconds = 2;
             List<Thread> readers = new ArrayList<>();
             link.client().call(() -> {
                 for (int i = 0; i < connections; i++) {
