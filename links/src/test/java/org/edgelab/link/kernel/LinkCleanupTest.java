@@ -135,11 +135,20 @@ class LinkCleanupTest {
             signals.add(signal);
         }
         Assumptions.assumeFalse(signals.isEmpty(), "SIGINT and SIGTERM are both ignored by this process tree");
-        for (String signal : signals) {
-            Child child = Child.start();
-            new ProcessBuilder("kill", "-" + signal, Long.toString(child.process.pid())).start().waitFor();
-            assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertGone(child.namespaces, child.delayLine);
+        // a child per signal, started together (each is a JVM that starts another, its delay line)
+        List<Process> launched = new ArrayList<>();
+        try {
+            for (int i = 0; i < signals.size(); i++) {
+                launched.add(Child.launch());
+            }
+            for (int i = 0; i < signals.size(); i++) {
+                Child child = Child.opened(launched.get(i));
+                new ProcessBuilder("kill", "-" + signals.get(i), Long.toString(child.process.pid())).start().waitFor();
+                assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertGone(child.namespaces, child.delayLine);
+            }
+        } finally {
+            launched.forEach(Process::destroyForcibly);
         }
     }
 
@@ -213,10 +222,19 @@ class LinkCleanupTest {
     /** A JVM running {@link HoldLink}. */
     private record Child(Process process, List<String> namespaces, long delayLine) {
         static Child start() throws Exception {
+            return opened(launch());
+        }
+
+        /** Starts the child JVM; {@link #opened} waits for its link. */
+        static Process launch() throws IOException {
             // C1 only: the child only opens a link and waits to be signalled, and starts sooner so (its delay line is the
             // link's own JVM, started as in a run)
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+            return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
                     "-cp", System.getProperty("java.class.path"), HoldLink.class.getName()).redirectErrorStream(true).start();
+        }
+
+        /** The child {@code p} once it has opened its link and said what it made. */
+        static Child opened(Process p) throws Exception {
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             List<String> names = null;
             long pid = -1;
