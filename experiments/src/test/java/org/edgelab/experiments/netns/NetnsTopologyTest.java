@@ -53,6 +53,13 @@ class NetnsTopologyTest {
         return new ServerBuild("two-tier", "netns", "memory", edge.settings(), Map.of("heap", "192m", "start_lead", "500ms"), topology);
     }
 
+    /** Two edges straight to the origin: three JVMs to start where {@link #twoTiers} has four. */
+    private static ServerBuild edgesOnly() {
+        ServerBuild edge = new ServerBuild("edge-mem", "netns", "memory", Map.of("capacity", "1MiB"), Map.of());
+        Topology topology = new Topology(1, List.of(new Topology.Tier("edge", edge, 2, null)));
+        return new ServerBuild("edges", "netns", "memory", edge.settings(), Map.of("heap", "192m"), topology);
+    }
+
     private TargetContext context(Duration startTimeout) throws IOException {
         return new TargetContext(Files.createDirectories(dir.resolve("stores")), Files.createDirectories(dir.resolve("work")), 2, 0,
                 startTimeout);
@@ -141,7 +148,7 @@ class NetnsTopologyTest {
         NetnsTarget target = (NetnsTarget) Targets.get("netns");
         List<String> before = namespaces();
         List<ProcessHandle> inside;
-        try (TopologyNodes nodes = (TopologyNodes) target.start(twoTiers(1), context(Duration.ofSeconds(120)))) {
+        try (TopologyNodes nodes = (TopologyNodes) target.start(edgesOnly(), context(Duration.ofSeconds(120)))) {
             String edge = nodes.namespaces().stream().filter(n -> n.endsWith("-edge-1")).findFirst().orElseThrow();
             inside = pidsIn(edge);
             assertThat(inside).isNotEmpty();
