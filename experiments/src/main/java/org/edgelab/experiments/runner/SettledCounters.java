@@ -26,10 +26,15 @@ public final class SettledCounters {
      * Blocks for at least one gap.
      */
     public static ServerCounters read(RunningTarget target) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        return read(target, GAP, PATIENCE);
+    }
+
+    /** {@link #read(RunningTarget)} with reads {@code gap} apart and a {@code patience} of its own. */
+    static ServerCounters read(RunningTarget target, Duration gap, Duration patience) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + patience.toNanos();
         ServerCounters last = target.counters();
         while (true) {
-            Thread.sleep(GAP.toMillis());
+            Thread.sleep(gap.toMillis());
             ServerCounters now = target.counters();
             if (now.equals(last) || System.nanoTime() >= deadline) {
                 return now;
