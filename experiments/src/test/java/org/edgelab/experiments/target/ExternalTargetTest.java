@@ -93,10 +93,14 @@ class ExternalTargetTest {
             port = socket.getLocalPort();
         }
         String url = "http://127.0.0.1:" + port;
-        assertThatThrownBy(() -> target.start(build(Map.of("url", url)), context()))
+        // a start timeout of 1 s rather than the runner's 60 (of which the target waits at most its own 3 s): the
+        // same retries until the deadline, only fewer of them
+        TargetContext impatient = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(1));
+        assertThatThrownBy(() -> target.start(build(Map.of("url", url)), impatient))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("nothing answers HTTP at " + url)
-                .hasMessageContaining("start the server first");
+                .hasMessageContaining("start the server first")
+                .hasMessageContaining("within 1 s");
     }
 
     @Test
@@ -135,7 +139,7 @@ class ExternalTargetTest {
                     load:
                       connections: 4
                       threads: 1
-                      duration: 1s
+                      duration: 500ms
                       timeout: 5s
                       workload:
                         object_sizes: [32KB]
