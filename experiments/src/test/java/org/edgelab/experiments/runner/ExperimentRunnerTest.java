@@ -10,16 +10,34 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** End to end on the embedded target: real origin, cache server, stores and load generator on loopback. */
 class ExperimentRunnerTest {
 
+    /** The folder of {@link #tiny}'s run. */
+    @TempDir
+    static Path tinyDir;
+
+    /**
+     * One run of {@code tiny} (16 KB objects), made once: {@link #runsEveryCellAndWritesTidyResults} checks it as it
+     * is, {@link #resumeRunsOnlyTheCellsNotYetInResults} grows a copy of it.
+     */
+    private static RunResult tiny;
+
     @TempDir
     Path dir;
+
+    @BeforeAll
+    static void runTiny() throws IOException {
+        tiny = ExperimentRunner.run(descriptor(tinyDir, "16KB"),
+                RunOptions.defaults().withOutputRoot(tinyDir.resolve("results")).withProgress(null));
+    }
 
     /** Writes {@code yaml} as {@code <name>.yaml} in the test folder and loads it. */
     private Descriptor load(String name, String yaml) throws IOException {
@@ -34,6 +52,11 @@ class ExperimentRunnerTest {
     }
 
     private Descriptor descriptor(String sizes) throws IOException {
+        return descriptor(dir, sizes);
+    }
+
+    /** The {@code tiny} experiment with these object sizes, written to {@code dir}. */
+    private static Descriptor descriptor(Path dir, String sizes) throws IOException {
         Path file = dir.resolve("tiny.yaml");
         Files.writeString(file, """
                 name: tiny
@@ -49,7 +72,7 @@ class ExperimentRunnerTest {
                 load:
                   connections: 4
                   threads: 1
-                  duration: 1s
+                  duration: 500ms
                   timeout: 5s
                   workload:
                     object_sizes: [%s]
@@ -62,11 +85,11 @@ class ExperimentRunnerTest {
 
     @Test
     void runsEveryCellAndWritesTidyResults() throws IOException {
-        Descriptor d = descriptor("16KB");
-        RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null));
+        Descriptor d = descriptor(tinyDir, "16KB");
+        RunResult result = tiny;
 
         assertThat(result.complete()).isTrue();
-        assertThat(result.directory().getParent()).isEqualTo(dir.resolve("results").resolve("tiny"));
+        assertThat(result.directory().getParent()).isEqualTo(tinyDir.resolve("results").resolve("tiny"));
         assertThat(result.directory().getFileName().toString()).matches("\\d{8}-\\d{6}");
         List<ResultRow> rows = ResultsCsv.read(result.directory().resolve("results.csv"));
         assertThat(rows).hasSize(4);
@@ -114,29 +137,41 @@ class ExperimentRunnerTest {
 
     @Test
     void resumeRunsOnlyTheCellsNotYetInResults() throws IOException {
+        // the earlier run is a copy of tiny's (16 KB): a folder of its own, as runsEveryCellAndWritesTidyResults reads
+        // the original
+        Path earlier = copy(tiny.directory(), dir.resolve("results").resolve("tiny").resolve(tiny.directory().getFileName()));
         RunOptions options = RunOptions.defaults().withOutputRoot(dir.resolve("results")).withProgress(null);
-        Descriptor first = descriptor("8KB");
-        RunResult earlier = ExperimentRunner.run(first, options);
-        assertThat(earlier.rows()).hasSize(4);
-        List<String> before = Files.readAllLines(earlier.directory().resolve("results.csv"));
+        assertThat(ResultsCsv.read(earlier.resolve("results.csv"))).hasSize(4);
+        List<String> before = Files.readAllLines(earlier.resolve("results.csv"));
 
-        Descriptor grown = descriptor("8KB, 24KB");
-        RunResult resumed = ExperimentRunner.run(grown, options.withResume(earlier.directory()));
+        Descriptor grown = descriptor("16KB, 24KB");
+        RunResult resumed = ExperimentRunner.run(grown, options.withResume(earlier));
 
-        assertThat(resumed.directory()).isEqualTo(earlier.directory());
+        assertThat(resumed.directory()).isEqualTo(earlier);
         assertThat(resumed.cellsResumed()).isEqualTo(2);
         assertThat(resumed.cellsRun()).isEqualTo(2);
         assertThat(resumed.complete()).isTrue();
-        List<String> after = Files.readAllLines(earlier.directory().resolve("results.csv"));
+        List<String> after = Files.readAllLines(earlier.resolve("results.csv"));
         assertThat(after.subList(0, before.size())).isEqualTo(before);
         assertThat(resumed.rows()).extracting(r -> r.get("cell")).containsExactly(
-                "server=memory,object_size=8KB", "server=memory,object_size=8KB",
-                "server=disk,object_size=8KB", "server=disk,object_size=8KB",
+                "server=memory,object_size=16KB", "server=memory,object_size=16KB",
+                "server=disk,object_size=16KB", "server=disk,object_size=16KB",
                 "server=memory,object_size=24KB", "server=memory,object_size=24KB",
                 "server=disk,object_size=24KB", "server=disk,object_size=24KB");
-        JsonNode manifest = new ObjectMapper().readTree(earlier.directory().resolve("manifest.json").toFile());
+        JsonNode manifest = new ObjectMapper().readTree(earlier.resolve("manifest.json").toFile());
         assertThat(manifest.get("resumed")).hasSize(1);
         assertThat(manifest.get("cells")).hasSize(4);
+    }
+
+    /** Copies the folder {@code from} and everything in it to {@code to}; returns {@code to}. */
+    private static Path copy(Path from, Path to) throws IOException {
+        Files.createDirectories(to.getParent());
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path p : paths.toList()) {
+                Files.copy(p, to.resolve(from.relativize(p).toString()));
+            }
+        }
+        return to;
     }
 
     @Test
@@ -158,7 +193,7 @@ class ExperimentRunnerTest {
                   - {engine: memory, settings: {capacity: 16MB}}
                 load:
                   connections: 3
-                  duration: 1s
+                  duration: 500ms
                   workload: {object_sizes: 256KB, working_set: 2MB, range_sizes: 64KB}
                 """);
         RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));
@@ -188,13 +223,14 @@ class ExperimentRunnerTest {
                   connections: 2
                   duration: 60s
                   requests: 400
-                  settle: 2s
+                  settle: 1s
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 0.9}
                 """);
         RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));
         // 400 requests, not 1 s of them: a loaded machine completed fewer than the 100 a 1-s run was asserted to
         // hold. Every tenth ticket is a first-time object, so 40 misses; a settle that had fetched them would
-        // make them hits (the 60-s duration is only the cap)
+        // make them hits (the 60-s duration is only the cap). A 1-s settle of hits on loopback sends thousands of
+        // requests, well past the measured run's 400 ids
         assertThat(result.rows()).hasSize(1).allSatisfy(row -> {
             assertThat(row.number("requests")).isEqualTo(400);
             assertThat(row.number("hit_ratio_set_requests")).isEqualTo(1.0);
@@ -210,18 +246,19 @@ class ExperimentRunnerTest {
                 servers: [{engine: memory, settings: {capacity: 16MB}}]
                 load:
                   connections: 2
-                  duration: 1s
-                  settle: 2s
+                  duration: 500ms
+                  settle: 1s
                   workload: {object_sizes: 8KB, working_set: 256KB, target_hit_ratio: 1.0}
                 """);
-        assertThat(d.load().settle().length()).hasSeconds(2);
+        assertThat(d.load().settle().length()).hasSeconds(1);
         long start = System.nanoTime();
         RunResult result = ExperimentRunner.run(d, RunOptions.defaults().withOutputRoot(dir).withProgress(null));
-        // Each of the 2 repetitions settled for 2 s before its measured second.
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+        // Each of the 2 repetitions settled for 1 s before its measured half second.
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
         assertThat(result.rows()).hasSize(2).allSatisfy(row -> {
-            assertThat(row.number("duration_s")).isLessThan(1.9);
-            assertThat(row.number("settle_s")).isBetween(1.9, 3.0);
+            // a measured run that took in its settle would last 1.5 s
+            assertThat(row.number("duration_s")).isLessThan(0.95);
+            assertThat(row.number("settle_s")).isBetween(0.95, 1.5);
             assertThat(row.get("settle_max_reached")).as("only a steady-state settle has a maximum").isEmpty();
             // The server counters, CPU and power of a row cover the measured run only, not the settling.
             assertThat(row.number("server_requests")).isBetween(row.number("requests"), row.number("requests") * 1.1 + 2);
