@@ -32,14 +32,14 @@ final class EmbeddedCache implements AutoCloseable {
                 new TargetContext(tmp.resolve("store"), tmp.resolve("work"), 1, 0, Duration.ofSeconds(30))));
     }
 
-    /** A run of 10 set objects of 10 KB aimed at {@code targetHitRatio}, after a loadgen warm-up of the set. */
+    /** A 1-s run of 10 set objects of 10 KB aimed at {@code targetHitRatio}, after a loadgen warm-up of the set. */
     ClientRun run(Path dir, double targetHitRatio, Map<String, String> settings) throws InterruptedException, IOException {
         ObjectWorkload workload = ObjectWorkload.builder().objects(10).sizes("10000").targetHitRatio(targetHitRatio)
                 .namespace("t-").build();
         LoadRunner.run(LoadConfig.builder().url(target.clientUri()).connections(2).threads(1).requests(10)
                 .duration(Duration.ofSeconds(30)).workload(workload.warmUp()).build());
         start = target.counters();
-        return new ClientRun(target.clientUri(), workload, 4, 2, Duration.ofSeconds(2), 0, Duration.ofSeconds(5), null,
+        return new ClientRun(target.clientUri(), workload, 4, 2, Duration.ofSeconds(1), 0, Duration.ofSeconds(5), null,
                 LinkEmulation.NONE, true, 7, dir.resolve("work"), "r1", PluginSettings.of(settings), IntervalListener.NONE);
     }
 

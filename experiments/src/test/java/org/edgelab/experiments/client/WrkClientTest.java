@@ -53,7 +53,7 @@ class WrkClientTest {
                   client: [loadgen, wrk]
                   connections: 4
                   threads: 2
-                  duration: 2s
+                  duration: 1s
                   timeout: 5s
                   workload: {object_sizes: [100KB], working_set: 100KB}
                 matrix: [server, client]
@@ -113,7 +113,7 @@ class WrkClientTest {
                   client: {kind: wrk, settings: {x_cache: true}}
                   connections: 4
                   threads: 2
-                  duration: 2s
+                  duration: 1s
                   timeout: 5s
                   workload: {object_sizes: [20KB], working_set: 200KB, target_hit_ratio: 0.6, range_sizes: [4KB]}
                 """);
@@ -134,7 +134,7 @@ class WrkClientTest {
     @Test
     void firstTimeObjectsStayFirstTimeWhenAThreadStartsItsPlanAgain() throws Exception {
         WrkRequirement.assumeWrk();
-        // A plan of 40 requests, 20 per thread, sent over and over for 2 s: without renaming, each pass after the
+        // A plan of 40 requests, 20 per thread, sent over and over for 1 s: without renaming, each pass after the
         // first would find its "never-seen" objects in the cache and the hit ratio would climb towards 1.
         WrkTool tool = new WrkTool("wrk", false, "apt-get install wrk", 40);
         try (EmbeddedCache cache = EmbeddedCache.start()) {
