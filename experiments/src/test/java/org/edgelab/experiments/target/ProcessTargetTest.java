@@ -229,7 +229,7 @@ class ProcessTargetTest {
                 load:
                   connections: 4
                   threads: 1
-                  duration: 1s
+                  duration: 500ms
                   timeout: 5s
                   workload:
                     object_sizes: [32KB]
