@@ -44,7 +44,7 @@ class MemoryBoundRunTest {
                 load:
                   connections: 4
                   threads: 1
-                  duration: 2s
+                  duration: 1s
                   timeout: 10s
                   workload:
                     object_sizes: [256KB]
