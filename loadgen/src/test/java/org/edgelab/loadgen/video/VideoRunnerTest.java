@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,6 +31,9 @@ class VideoRunnerTest {
     // The p99 limit is loose because this machine's builds share two cores: a scheduling pause of a few
     // hundred ms is common here. Look-ahead and dropped frames decide health in these tests.
     private static final HealthRule RULE = new HealthRule(Duration.ofMillis(1000), 10, 0);
+
+    /** A shared link of 800 KB/s: two 300 KB/s streams use 75 % of it, a third would need 112 %. */
+    private static final long LINK = 800_000;
 
     private static VideoConfig.Builder config(String url) {
         return VideoConfig.builder().url(url).threads(1).bitrateBytesPerSecond(300_000).fps(30).lookAheadFrames(30)
@@ -60,9 +64,11 @@ class VideoRunnerTest {
 
     @Test
     void slowServerDrainsTheLookAheadAndDropsFrames() throws Exception {
-        // 200 KB/s shared by one 300 KB/s stream: it starts, then its buffer drains and frames are dropped
-        try (PacedServer server = new PacedServer(200_000)) {
-            VideoResult r = VideoRunner.run(config(server.url()).streams(1).duration(Duration.ofSeconds(3)).build());
+        // 150 KB/s shared by one 300 KB/s stream: it starts after 4 frames (~0.27 s), then its buffer drains at 15
+        // frames/s and from ~0.55 s on frames are dropped, for about a second of the run
+        try (PacedServer server = new PacedServer(150_000)) {
+            VideoResult r = VideoRunner.run(config(server.url()).startupFrames(4).streams(1)
+                    .duration(Duration.ofMillis(1500)).build());
             VideoPhase p = r.last();
             assertThat(p.framesPlayed()).isGreaterThan(0);
             assertThat(p.framesDropped()).isGreaterThan(0);
@@ -75,12 +81,15 @@ class VideoRunnerTest {
 
     @Test
     void searchStopsWhereTheSharedLinkRunsOut() throws Exception {
-        // 1.5 MB/s shared by 300 KB/s streams: at most 5 can be served, fewer once queueing hurts the tail
-        try (PacedServer server = new PacedServer(1_500_000)) {
+        // 800 KB/s shared by 300 KB/s streams: at most 2 can be served (3 need 112 %), so the search measures 1, 2, 3.
+        // A step that cannot be served is unhealthy because its newest stream never fills its look-ahead (its share of
+        // the link is below the frame rate), whatever the warm-up; a healthy step's new stream may still warm while
+        // measured, so the warm-up stays short.
+        try (PacedServer server = new PacedServer(LINK)) {
             VideoResult r = VideoRunner.search(config(server.url()).build(),
-                    new SearchPlan(1, 1, 8, Duration.ofMillis(1000), Duration.ofMillis(1000)));
+                    new SearchPlan(1, 1, 8, Duration.ofMillis(500), Duration.ofMillis(1000)));
             r.printSummary(System.out);
-            assertThat(r.highestHealthyStreams()).isBetween(1, 5);
+            assertThat(r.highestHealthyStreams()).isBetween(1, 2);
             assertThat(r.last().healthy(RULE)).isFalse();
             assertThat(r.last().streams()).isEqualTo(r.highestHealthyStreams() + 1);
         }
@@ -88,11 +97,11 @@ class VideoRunnerTest {
 
     @Test
     void bracketSearchStopsStreamsToBisectAndEndsOnAMeasuredPair() throws Exception {
-        // the same 1.5 MB/s link: doubling overshoots to 8 streams, bisection stops streams to measure below it
-        try (PacedServer server = new PacedServer(1_500_000)) {
+        // the same 800 KB/s link: doubling overshoots to 4 streams, bisection stops one to measure 3 below it
+        try (PacedServer server = new PacedServer(LINK)) {
             List<Integer> measured = new ArrayList<>();
             VideoResult r = VideoRunner.search(config(server.url()).build(),
-                    SearchPlan.bracket(1, 64, 1, Duration.ofMillis(1500), Duration.ofMillis(1000)), new VideoRunner.StepListener() {
+                    SearchPlan.bracket(1, 64, 1, Duration.ofMillis(500), Duration.ofMillis(1000)), new VideoRunner.StepListener() {
                         @Override
                         public void measuring(int streams) {
                             measured.add(streams);
@@ -100,12 +109,12 @@ class VideoRunnerTest {
                     });
             r.printSummary(System.out);
             int sustained = r.highestHealthyStreams();
-            assertThat(sustained).isBetween(1, 5);
+            assertThat(sustained).isBetween(1, 2);
             assertThat(r.maxReached()).isFalse();
             assertThat(r.firstUnhealthyStreams()).hasValue(sustained + 1);
             assertThat(r.phases()).extracting(VideoPhase::streams).isEqualTo(measured);
-            assertThat(measured).as("a count below an earlier one: streams were stopped").anySatisfy(n ->
-                    assertThat(n).isLessThan(measured.stream().mapToInt(Integer::intValue).max().orElseThrow()));
+            assertThat(IntStream.range(1, measured.size()).filter(i -> measured.get(i) < measured.get(i - 1)))
+                    .as("a count measured right after a higher one: streams were stopped, in %s", measured).isNotEmpty();
             for (VideoPhase p : r.phases()) {
                 assertThat(p.streams() <= sustained == p.healthy(RULE) || p.streams() > sustained + 1)
                         .as(p.describe(RULE)).isTrue();
