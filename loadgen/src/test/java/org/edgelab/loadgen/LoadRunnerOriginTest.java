@@ -47,24 +47,28 @@ class LoadRunnerOriginTest {
     }
 
     /**
-     * The plain listener (told each second's completions) and the snapshot listener, told together from one run:
-     * a 3.5-s run of its own for the plain listener checked nothing this one does not.
+     * The plain listener (told each interval's completions) and the snapshot listener, told together from one run:
+     * a run of its own for the plain listener checked nothing this one does not. The interval is 1 s unless set; this
+     * run sets 0.5 s and lasts 3.5 of them, as the 3.5-s run at the 1-s default did, in half the time.
      */
     @Test
     void theIntervalListenerIsToldEachSecondsCompletionsAndEachSnapshotCarriesThatIntervalsCountersAlone() throws Exception {
+        assertThat(config("/").build().reportInterval()).as("the default interval").isEqualTo(Duration.ofSeconds(1));
+        double interval = 0.5;
         List<org.edgelab.loadgen.measure.IntervalSnapshot> snapshots = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<Long> plain = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<Double> lengths = new java.util.concurrent.CopyOnWriteArrayList<>();
         // every response a 503: each completed request is an error of class status_5xx, counted in its own interval
-        LoadResult r = LoadRunner.run(config("/objects/10KB/snapshots?status=503").duration(Duration.ofMillis(3500))
+        LoadResult r = LoadRunner.run(config("/objects/10KB/snapshots?status=503").duration(Duration.ofMillis(1750))
+                .reportInterval(Duration.ofMillis(500))
                 .onInterval(org.edgelab.loadgen.measure.IntervalListener.both((n, seconds) -> {
                     plain.add(n);
                     lengths.add(seconds);
                 }, org.edgelab.loadgen.measure.IntervalListener.ofSnapshots(snapshots::add))).build());
 
         assertThat(plain).hasSizeBetween(2, 4).allMatch(n -> n > 0);
-        // The reporter runs at a fixed rate of 1 s from the start: its k-th report is never early (k s after the
-        // start at the soonest), and each is told the time since the one before. How late a report comes is the
+        // The reporter runs at a fixed rate of one interval from the start: its k-th report is never early (k intervals
+        // after the start at the soonest), and each is told the time since the one before. How late a report comes is the
         // scheduler's, with no bound on a loaded machine (a report more than 0.6 s late broke "within 0.6 s of k"): so the
         // assertion is the guaranteed lower bound, and that the lengths add up to the time since the start.
         assertThat(lengths).allMatch(s -> s > 0, "a length since the report before");
@@ -74,7 +78,7 @@ class LoadRunnerOriginTest {
         for (int i = 0; i < snapshots.size(); i++) {
             var s = snapshots.get(i);
             assertThat(s.completed()).isEqualTo(plain.get(i));
-            assertThat(s.secondsSinceStart()).as("report %d is never early", i + 1).isGreaterThanOrEqualTo(i + 1.0 - 0.001);
+            assertThat(s.secondsSinceStart()).as("report %d is never early", i + 1).isGreaterThanOrEqualTo((i + 1) * interval - 0.001);
             assertThat(lengths.subList(0, i + 1).stream().mapToDouble(Double::doubleValue).sum())
                     .isCloseTo(s.secondsSinceStart(), org.assertj.core.data.Offset.offset(0.01));
             assertThat(s.counters().completed()).isPositive();
@@ -99,16 +103,24 @@ class LoadRunnerOriginTest {
         java.util.concurrent.atomic.AtomicBoolean returned = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicInteger late = new java.util.concurrent.atomic.AtomicInteger();
         List<org.edgelab.loadgen.measure.IntervalSnapshot> snapshots = new java.util.concurrent.CopyOnWriteArrayList<>();
-        long runEnds = System.nanoTime() + Duration.ofMillis(1000).toNanos();
-        LoadResult r = LoadRunner.run(config("/objects/10KB/late-report").duration(Duration.ofMillis(1000))
+        // the first report is due 0.1 s into a 0.5-s run; it is told until 1.5 s after the run's end, long after a
+        // run that did not wait for it would have returned and this test's check below had run
+        long runEnds = System.nanoTime() + Duration.ofMillis(500).toNanos();
+        LoadResult r = LoadRunner.run(config("/objects/10KB/late-report").duration(Duration.ofMillis(500))
                 .reportInterval(Duration.ofMillis(100))
                 .onInterval(org.edgelab.loadgen.measure.IntervalListener.ofSnapshots(s -> {
                     if (snapshots.isEmpty()) {
                         // the first report is slow, and deaf to interrupts (as a listener writing a file is): it is
-                        // still being told well after the run's deadline
+                        // still being told well after the run's deadline. It waits parked, not spinning, so the
+                        // run it waits on keeps the machine's cores.
                         long until = runEnds + Duration.ofMillis(1500).toNanos();
-                        while (System.nanoTime() < until) {
-                            Thread.onSpinWait();
+                        boolean interrupted = false;
+                        for (long left; (left = until - System.nanoTime()) > 0; ) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(left);
+                            interrupted |= Thread.interrupted();
+                        }
+                        if (interrupted) {
+                            Thread.currentThread().interrupt();
                         }
                     }
                     if (returned.get()) {
@@ -124,12 +136,18 @@ class LoadRunnerOriginTest {
         assertThat(snapshots.stream().mapToLong(s -> s.counters().completed()).sum()).isLessThanOrEqualTo(r.counters().completed());
     }
 
+    /**
+     * Each run is stopped by its listener at its second report; reports come every 0.25 s, so a run that honours the
+     * signal lasts 0.5 s (never less: reports are never early) and one that ignores it its 30 s.
+     */
     @Test
     void aStopSignalEndsTheMeasuredRunLongBeforeItsDuration() throws Exception {
+        Duration interval = Duration.ofMillis(250);
         StopSignal stop = new StopSignal();
         java.util.concurrent.atomic.AtomicInteger intervals = new java.util.concurrent.atomic.AtomicInteger();
         long start = System.nanoTime();
         LoadResult r = LoadRunner.run(config("/objects/10KB/stop").duration(Duration.ofSeconds(30)).stopSignal(stop)
+                .reportInterval(interval)
                 .onInterval((n, seconds) -> {
                     if (intervals.incrementAndGet() == 2) {
                         stop.stop();
@@ -139,7 +157,7 @@ class LoadRunnerOriginTest {
 
         assertThat(stop.stopped()).isTrue();
         assertThat(seconds).as("ended after its second interval, not at 30 s").isLessThan(10);
-        assertThat(r.elapsedSeconds()).isBetween(1.9, 9.0);
+        assertThat(r.elapsedSeconds()).isBetween(0.49, 9.0);
         assertThat(r.finishedBeforeDeadline()).as("its connections were stopped, as at a deadline").isFalse();
         assertThat(r.counters().completed()).isPositive();
         assertThat(r.counters().totalErrors()).isZero();
@@ -148,12 +166,12 @@ class LoadRunnerOriginTest {
         StopSignal openStop = new StopSignal();
         java.util.concurrent.atomic.AtomicInteger openIntervals = new java.util.concurrent.atomic.AtomicInteger();
         LoadResult open = LoadRunner.run(config("/objects/10KB/stop-open").duration(Duration.ofSeconds(30))
-                .rate(RateSchedule.constant(200)).stopSignal(openStop).onInterval((n, s) -> {
+                .rate(RateSchedule.constant(200)).stopSignal(openStop).reportInterval(interval).onInterval((n, s) -> {
                     if (openIntervals.incrementAndGet() == 2) {
                         openStop.stop();
                     }
                 }).build());
-        assertThat(open.elapsedSeconds()).isBetween(1.9, 9.0);
+        assertThat(open.elapsedSeconds()).isBetween(0.49, 9.0);
         assertThat(open.counters().completed()).isPositive();
 
         // given before the run starts, the signal ends the run as soon as it starts
