@@ -29,7 +29,7 @@ class VideoStreamsExperimentTest {
                 name: tiny-video
                 kind: video-streams
                 includes: [hardware/local]
-                settings: {initial_streams: 1, step: 1, max_streams: 2, step_warm_up: 1s, step_measure: 1s}
+                settings: {initial_streams: 1, step: 1, max_streams: 2, step_warm_up: 1s, step_measure: 500ms}
                 servers:
                   - {name: memory, engine: memory, settings: {capacity: 64MB}}
                   - {name: disk, engine: raw-log, settings: {disks: "${store}", capacity: 64MB}}
