@@ -27,7 +27,7 @@ class ChurnExperimentTest {
                 servers:
                   - name: raw-log
                     engine: raw-log
-                    settings: {disks: "${store}", capacity: 8MB, segment-size: 1MiB}
+                    settings: {disks: "${store}", capacity: 4MB, segment-size: 512KiB}
                 load:
                   connections: 4
                   threads: 1
@@ -42,11 +42,11 @@ class ChurnExperimentTest {
         ResultRow fresh = rows.get(0);
         ResultRow churn = rows.get(1);
         ResultRow churned = rows.get(2);
-        // 3 x 8 MB of never-seen 32 KB objects, every one a miss the store had to take, evicting what it held
-        assertThat(churn.number("requests")).isEqualTo(Math.ceil(3 * 8_000_000 / 32_000.0));
+        // 3 x 4 MB of never-seen 32 KB objects, every one a miss the store had to take, evicting what it held
+        assertThat(churn.number("requests")).isEqualTo(Math.ceil(3 * 4_000_000 / 32_000.0));
         assertThat(churn.number("hit_ratio_requests")).isZero();
-        assertThat(churn.number("churned_bytes")).isGreaterThanOrEqualTo(3 * 8_000_000);
-        assertThat(churn.number("store_capacity_bytes")).isEqualTo(8_000_000);
+        assertThat(churn.number("churned_bytes")).isGreaterThanOrEqualTo(3 * 4_000_000);
+        assertThat(churn.number("store_capacity_bytes")).isEqualTo(4_000_000);
         // the set was warmed again after the churn: the churned store serves it as the fresh one did
         for (ResultRow r : List.of(fresh, churned)) {
             assertThat(r.number("hit_ratio_requests")).isBetween(0.8, 0.97);
