@@ -67,13 +67,14 @@ class DiskFailureExperimentTest {
         ScratchMount.require(ScratchFileSystems.loopUnavailableReason());
         // raw-log takes a healed disk back by re-opening and forcing each of its segment files: 2 MiB segments make
         // 12 a disk rather than the auto 64 (whose take-back took 2.5-3.5 s of the 5-s bound), and a 0.25-s probe
-        // finds the disk sooner, so the load ends 3 s after the heal instead of 5 s. The full file systems hold
+        // finds the disk sooner, so the load ends 3 s after the heal instead of 5 s (the seconds before and after
+        // the failure, whose rates carry_on_s compares, are as many as before). The full file systems hold
         // 14 MiB of the 24 MB set, so each build still fills its own and passes the rest through.
         RunResult result = DescriptorFixture.run(dir, "tiny-disk-failure.yaml", """
                 name: tiny-disk-failure
                 kind: disk-failure
                 includes: [hardware/local]
-                settings: {disks: 2, disk_size: 32MiB, fail_at: 2s, heal_at: 4s, full_fs_size: 16MiB,
+                settings: {disks: 2, disk_size: 32MiB, fail_at: 3s, heal_at: 5s, full_fs_size: 16MiB,
                            full_working_set: 24MB, full_duration: 60s}
                 servers:
                   - {name: raw-log, engine: raw-log, settings: {disks: "${store}", capacity: 48MB, segment-size: 2MiB,
@@ -83,7 +84,7 @@ class DiskFailureExperimentTest {
                 load:
                   connections: 4
                   threads: 1
-                  duration: 7s
+                  duration: 8s
                   timeout: 10s
                   workload: {object_sizes: [100KB], working_set: 8MB, popularity: uniform, target_hit_ratio: 0.9}
                 matrix: [server]
