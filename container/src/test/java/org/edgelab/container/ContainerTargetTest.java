@@ -74,15 +74,15 @@ class ContainerTargetTest {
         assertThat(result.complete()).isTrue();
         assertThat(result.rows()).hasSize(2);
         for (ResultRow row : result.rows()) {
-            assertThat(row.number("requests")).isGreaterThan(20);
-            assertThat(row.number("errors_integrity") + row.number("errors_truncated") + row.number("errors_status_5xx")
-                    + row.number("errors_connect")).isZero();
-            assertThat(row.number("server_requests")).isGreaterThanOrEqualTo(row.number("requests"));
-            assertThat(row.number("server_hits") / row.number("server_requests")).isCloseTo(row.number("hit_ratio_requests"),
+            assertThat(row.measured("requests")).isGreaterThan(20);
+            assertThat(row.measured("errors_integrity") + row.measured("errors_truncated") + row.measured("errors_status_5xx")
+                    + row.measured("errors_connect")).isZero();
+            assertThat(row.measured("server_requests")).isGreaterThanOrEqualTo(row.measured("requests"));
+            assertThat(row.measured("server_hits") / row.measured("server_requests")).isCloseTo(row.measured("hit_ratio_requests"),
                     org.assertj.core.data.Offset.offset(0.1));
-            assertThat(row.number("hit_ratio_requests")).isBetween(0.6, 0.97);
+            assertThat(row.measured("hit_ratio_requests")).isBetween(0.6, 0.97);
             assertThat(row.get("cpu_method")).isEqualTo(ServerContainers.CPU_METHOD);
-            assertThat(row.number("cpu_s_server")).isPositive();
+            assertThat(row.measured("cpu_s_server")).isPositive();
         }
         List<Path> cacheLogs;
         try (Stream<Path> files = Files.walk(result.directory().resolve("targets"))) {

@@ -98,7 +98,7 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             "objects_lost_with_disk", "failed_disk_share", "carry_on_s", "failed_disk_state", "disk_healed", "disk_back",
             "heal_to_online_s", "heal_to_first_store_s", "server_truncated_responses", "server_hits_resumed_from_origin",
             "objects_stored_max", "objects_stored_end", "stored_objects_lost", "file_system_full_refusals",
-            "store_pass_throughs", "disks_online_at_end", "server_hits", "server_misses");
+            "store_pass_throughs", "store_write_sheds", "disks_online_at_end", "server_hits", "server_misses");
 
     /** The events of the disk-failure phase in series.csv. */
     static final String FAILS = "disk-fails";
@@ -268,6 +268,10 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
                     + " show it ONLINE again (polled every 50 ms); empty if it did not come back before the load ended");
             methods.put("heal_to_first_store_s", "seconds from the healed disk's mount until the store first committed an"
                     + " object on it (raw-log's disk_<n>_objects_committed grew; polled every 50 ms)");
+            methods.put("store_pass_throughs", "EdgeLab's cache, from its /stats at the end of the phase (the phase's server,"
+                    + " warm-up included): fills passed through to their clients unstored, the store having refused or failed"
+                    + " their write; store_write_sheds: those of them shed because the write lane was stalled"
+                    + " (target setting store_write_shed_after)");
             methods.put("full_fs", "one file system of full_fs_size under a store whose configured capacity is larger;"
                     + " no warm-up; full_working_set of distinct objects, uniform, twice as many requests as objects (at most"
                     + " full_duration); errors = responses lost; stored_objects_lost"
@@ -440,6 +444,8 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             v.put("server_truncated_responses", end.map(j -> j.path("truncated_responses").asText("")).orElse(""));
             v.put("server_hits_resumed_from_origin",
                     end.map(j -> j.path("hits_resumed_from_origin").asText("")).orElse(""));
+            v.put("store_pass_throughs", end.map(j -> j.path("store_pass_throughs").asText("")).orElse(""));
+            v.put("store_write_sheds", end.map(j -> j.path("store_write_sheds").asText("")).orElse(""));
             say(String.format(Locale.ROOT, "  -> %.0f req/s, errors %d (5xx %d, integrity %d), hit ratio %s before, %s during,"
                             + " carry on %s s, failed disk %s, back after healing: %s (ONLINE %s s and first object stored %s s"
                             + " after its mount)", r.requestsPerSecond(), r.counters().totalErrors(),

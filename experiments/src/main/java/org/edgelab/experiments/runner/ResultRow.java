@@ -30,6 +30,19 @@ public final class ResultRow {
         }
     }
 
+    /**
+     * The number in {@code column}, failing with the column's name when it is absent, empty or not a number: for a
+     * figure that must have been measured ({@link #number} reads such a column as NaN, which compares above every
+     * number, so a check such as {@code > 0} on it would pass).
+     */
+    public double measured(String column) {
+        double v = number(column);
+        if (Double.isNaN(v)) {
+            throw new IllegalStateException("column " + column + " holds no number: '" + get(column) + "'");
+        }
+        return v;
+    }
+
     /** Every value by column. */
     public Map<String, String> values() {
         return values;

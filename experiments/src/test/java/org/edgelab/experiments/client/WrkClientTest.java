@@ -64,14 +64,14 @@ class WrkClientTest {
                 .containsExactly("server=memory,client=loadgen", "server=memory,client=wrk");
         ResultRow wrk = only(result, "wrk");
         ResultRow loadgen = only(result, "loadgen");
-        assertThat(wrk.number("requests")).isGreaterThan(100);
-        assertThat(wrk.number("req_per_s")).isCloseTo(wrk.number("requests") / wrk.number("duration_s"), withinPercentage(0.1));
+        assertThat(wrk.measured("requests")).isGreaterThan(100);
+        assertThat(wrk.measured("req_per_s")).isCloseTo(wrk.measured("requests") / wrk.measured("duration_s"), withinPercentage(0.1));
         // every response is the one 100 KB object plus its headers
-        assertThat(wrk.number("bytes")).isBetween(wrk.number("requests") * 100_000, wrk.number("requests") * 101_000);
-        assertThat(wrk.number("throughput_bps")).isCloseTo(wrk.number("bytes") * 8 / wrk.number("duration_s"), withinPercentage(0.1));
-        assertThat(wrk.number("ttlb_p50_ms")).isPositive();
-        assertThat(wrk.number("ttlb_p99_ms")).isGreaterThanOrEqualTo(wrk.number("ttlb_p90_ms"))
-                .isGreaterThanOrEqualTo(wrk.number("ttlb_p50_ms"));
+        assertThat(wrk.measured("bytes")).isBetween(wrk.measured("requests") * 100_000, wrk.measured("requests") * 101_000);
+        assertThat(wrk.measured("throughput_bps")).isCloseTo(wrk.measured("bytes") * 8 / wrk.measured("duration_s"), withinPercentage(0.1));
+        assertThat(wrk.measured("ttlb_p50_ms")).isPositive();
+        assertThat(wrk.measured("ttlb_p99_ms")).isGreaterThanOrEqualTo(wrk.measured("ttlb_p90_ms"))
+                .isGreaterThanOrEqualTo(wrk.measured("ttlb_p50_ms"));
         for (String column : List.of("ttfb_p50_ms", "ttfb_hit_p99_ms", "goodput_bps", "hit_ratio_requests",
                 "hit_ratio_set_requests", "errors_truncated", "errors_integrity", "errors_status_4xx", "hlog_ttfb")) {
             assertThat(wrk.get(column)).as(column).isEmpty();
@@ -82,11 +82,11 @@ class WrkClientTest {
         }
         assertThat(loadgen.get("errors_status")).isEmpty();
         // wrk is a process of its own: its CPU is wrk's, and on the embedded target the server's is the whole JVM's
-        assertThat(wrk.number("cpu_s_loadgen")).isPositive();
-        assertThat(wrk.number("cpu_s_server")).isEqualTo(wrk.number("cpu_s_jvm_total")).isPositive();
+        assertThat(wrk.measured("cpu_s_loadgen")).isPositive();
+        assertThat(wrk.measured("cpu_s_server")).isEqualTo(wrk.measured("cpu_s_jvm_total")).isPositive();
         // the server counted what wrk sent (and a few requests of the cache warm-up, none here: one object, warmed by loadgen)
-        assertThat(wrk.number("server_requests")).isGreaterThanOrEqualTo(wrk.number("requests"));
-        assertThat(wrk.number("server_hits") / wrk.number("server_requests")).isGreaterThan(0.99);
+        assertThat(wrk.measured("server_requests")).isGreaterThanOrEqualTo(wrk.measured("requests"));
+        assertThat(wrk.measured("server_hits") / wrk.measured("server_requests")).isGreaterThan(0.99);
         // the histogram log holds every response, and its percentiles are the row's
         Histogram h = new Histogram(3);
         try (HistogramLogReader reader = new HistogramLogReader(result.directory().resolve(wrk.get("hlog")).toFile())) {
@@ -94,8 +94,8 @@ class WrkClientTest {
                 h.add((Histogram) reader.nextIntervalHistogram());
             }
         }
-        assertThat(h.getTotalCount()).isEqualTo((long) wrk.number("requests"));
-        assertThat(h.getValueAtPercentile(99) / 1e6).isCloseTo(wrk.number("ttlb_p99_ms"), within(wrk.number("ttlb_p99_ms") * 1e-3));
+        assertThat(h.getTotalCount()).isEqualTo((long) wrk.measured("requests"));
+        assertThat(h.getValueAtPercentile(99) / 1e6).isCloseTo(wrk.measured("ttlb_p99_ms"), within(wrk.measured("ttlb_p99_ms") * 1e-3));
         Path work = result.directory().resolve("targets").resolve("server-memory_client-wrk");
         assertThat(work.resolve("wrk-r1.log")).content().contains("Requests/sec:");
         assertThat(work.resolve("wrk-r1.plan")).doesNotExist();
@@ -120,12 +120,12 @@ class WrkClientTest {
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("client")).isEqualTo("wrk");
-        assertThat(row.number("requests")).isGreaterThan(100);
+        assertThat(row.measured("requests")).isGreaterThan(100);
         // ranges: 4 KB bodies, not 20 KB objects
-        assertThat(row.number("bytes") / row.number("requests")).isBetween(4_000.0, 5_000.0);
+        assertThat(row.measured("bytes") / row.measured("requests")).isBetween(4_000.0, 5_000.0);
         // 40 % of the requests name a never-seen object: misses, by X-Cache and by the server
-        assertThat(row.number("hit_ratio_requests")).isCloseTo(0.6, within(0.05));
-        assertThat(row.number("server_hits") / row.number("server_requests")).isCloseTo(row.number("hit_ratio_requests"), within(0.05));
+        assertThat(row.measured("hit_ratio_requests")).isCloseTo(0.6, within(0.05));
+        assertThat(row.measured("server_hits") / row.measured("server_requests")).isCloseTo(row.measured("hit_ratio_requests"), within(0.05));
         assertThat(row.get("errors_status_4xx")).isEqualTo("0");
         assertThat(row.get("errors_status_5xx")).isEqualTo("0");
         assertThat(row.get("errors_status")).isEmpty();
@@ -164,11 +164,11 @@ class WrkClientTest {
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("client")).isEqualTo("wrk2");
-        assertThat(row.number("req_per_s")).isCloseTo(200, withinPercentage(15));
-        assertThat(row.number("ttlb_p50_ms")).isPositive();
-        assertThat(row.number("ttlb_p999_ms")).isGreaterThanOrEqualTo(row.number("ttlb_p99_ms"));
+        assertThat(row.measured("req_per_s")).isCloseTo(200, withinPercentage(15));
+        assertThat(row.measured("ttlb_p50_ms")).isPositive();
+        assertThat(row.measured("ttlb_p999_ms")).isGreaterThanOrEqualTo(row.measured("ttlb_p99_ms"));
         assertThat(row.get("ttfb_p50_ms")).isEmpty();
-        assertThat(row.number("cpu_s_loadgen")).isPositive();
+        assertThat(row.measured("cpu_s_loadgen")).isPositive();
         assertThat(row.get("hlog")).isNotEmpty();
     }
 }

@@ -100,27 +100,27 @@ class DiskFailureExperimentTest {
         assertThat(failure.get("file_systems")).isEqualTo("2 x ext4 on loop devices of 32 MiB");
         // In about 2 of 5 runs before 2026-12-01's fix one response had a wrong byte here: bytes sent with sendfile
         // from a segment that was reused before the client read them (RawLogSentBytesTest).
-        assertThat(failure.number("errors_integrity")).as("every byte the clients read was right").isZero();
-        assertThat(failure.number("errors_status_5xx")).as("its objects become misses, not errors").isZero();
+        assertThat(failure.measured("errors_integrity")).as("every byte the clients read was right").isZero();
+        assertThat(failure.measured("errors_status_5xx")).as("its objects become misses, not errors").isZero();
         assertThat(failure.get("failed_disk_state")).isIn("FAILING", "OFFLINE");
-        assertThat(failure.number("objects_lost_with_disk")).as("the objects on the failed disk").isPositive();
-        assertThat(failure.number("failed_disk_share")).isBetween(0.05, 0.95);
-        assertThat(failure.number("hit_ratio_before")).isGreaterThan(0.5);
+        assertThat(failure.measured("objects_lost_with_disk")).as("the objects on the failed disk").isPositive();
+        assertThat(failure.measured("failed_disk_share")).isBetween(0.05, 0.95);
+        assertThat(failure.measured("hit_ratio_before")).isGreaterThan(0.5);
         assertThat(failure.get("carry_on_s")).as("the load carried on on the other disk").isNotEmpty();
         assertThat(failure.get("disk_healed")).isEqualTo("yes");
         assertThat(failure.get("disk_back")).as("the running store took the healed disk back").isEqualTo("true");
-        assertThat(failure.number("heal_to_online_s")).as("seconds from the mount to ONLINE").isBetween(0.0, 5.0);
-        assertThat(failure.number("heal_to_first_store_s")).as("seconds from the mount to an object stored on it")
-                .isBetween(failure.number("heal_to_online_s"), 5.0);
-        assertThat(failure.number("disks_online_at_end")).isGreaterThanOrEqualTo(1.0);
+        assertThat(failure.measured("heal_to_online_s")).as("seconds from the mount to ONLINE").isBetween(0.0, 5.0);
+        assertThat(failure.measured("heal_to_first_store_s")).as("seconds from the mount to an object stored on it")
+                .isBetween(failure.measured("heal_to_online_s"), 5.0);
+        assertThat(failure.measured("disks_online_at_end")).isGreaterThanOrEqualTo(1.0);
 
         for (ResultRow full : rows.subList(1, 4)) {
-            assertThat(full.number("errors")).as("%s: a full file system loses no response", full.get("cell")).isZero();
-            assertThat(full.number("stored_objects_lost")).as("%s: nor a stored object", full.get("cell")).isZero();
-            assertThat(full.number("objects_stored_max")).isPositive();
-            assertThat(full.number("store_pass_throughs")).as("%s: the objects it could not store were passed through",
+            assertThat(full.measured("errors")).as("%s: a full file system loses no response", full.get("cell")).isZero();
+            assertThat(full.measured("stored_objects_lost")).as("%s: nor a stored object", full.get("cell")).isZero();
+            assertThat(full.measured("objects_stored_max")).isPositive();
+            assertThat(full.measured("store_pass_throughs")).as("%s: the objects it could not store were passed through",
                     full.get("cell")).isPositive();
-            assertThat(full.number("disks_online_at_end")).isEqualTo(1.0);
+            assertThat(full.measured("disks_online_at_end")).isEqualTo(1.0);
         }
 
         List<String> series = Files.readAllLines(result.directory().resolve("series.csv"));

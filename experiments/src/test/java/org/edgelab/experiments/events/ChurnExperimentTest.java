@@ -43,18 +43,18 @@ class ChurnExperimentTest {
         ResultRow churn = rows.get(1);
         ResultRow churned = rows.get(2);
         // 3 x 4 MB of never-seen 32 KB objects, every one a miss the store had to take, evicting what it held
-        assertThat(churn.number("requests")).isEqualTo(Math.ceil(3 * 4_000_000 / 32_000.0));
-        assertThat(churn.number("hit_ratio_requests")).isZero();
-        assertThat(churn.number("churned_bytes")).isGreaterThanOrEqualTo(3 * 4_000_000);
-        assertThat(churn.number("store_capacity_bytes")).isEqualTo(4_000_000);
+        assertThat(churn.measured("requests")).isEqualTo(Math.ceil(3 * 4_000_000 / 32_000.0));
+        assertThat(churn.measured("hit_ratio_requests")).isZero();
+        assertThat(churn.measured("churned_bytes")).isGreaterThanOrEqualTo(3 * 4_000_000);
+        assertThat(churn.measured("store_capacity_bytes")).isEqualTo(4_000_000);
         // the set was warmed again after the churn: the churned store serves it as the fresh one did
         for (ResultRow r : List.of(fresh, churned)) {
-            assertThat(r.number("hit_ratio_requests")).isBetween(0.8, 0.97);
-            assertThat(r.number("errors_integrity") + r.number("errors_truncated") + r.number("errors_status_5xx")).isZero();
+            assertThat(r.measured("hit_ratio_requests")).isBetween(0.8, 0.97);
+            assertThat(r.measured("errors_integrity") + r.measured("errors_truncated") + r.measured("errors_status_5xx")).isZero();
         }
-        assertThat(churned.number("req_per_s_vs_fresh")).isEqualTo(
-                Double.parseDouble(org.edgelab.experiments.runner.ExperimentRunner.num(churned.number("req_per_s") / fresh.number("req_per_s"))));
-        assertThat(churned.number("ttfb_p99_vs_fresh")).isPositive();
+        assertThat(churned.measured("req_per_s_vs_fresh")).isEqualTo(
+                Double.parseDouble(org.edgelab.experiments.runner.ExperimentRunner.num(churned.measured("req_per_s") / fresh.measured("req_per_s"))));
+        assertThat(churned.measured("ttfb_p99_vs_fresh")).isPositive();
         List<ResultRow> series = ResultsCsv.read(result.directory().resolve(SeriesCsv.FILE));
         assertThat(series.stream().map(r -> r.get("phase")).distinct()).containsExactly("fresh", "churn", "churned");
         assertThat(result.directory().resolve("stores")).doesNotExist();

@@ -60,32 +60,32 @@ class RestartExperimentTest {
                 "hit_ratio_before", "hit_ratio_after", "refetched_share").stream().map(c -> c + " " + row.get(c)).toList()));
         // the bound, not the cap, ended the load; the requests cut off at the kill (at most one a connection, and
         // any a connection sent as the old process died) are tickets but no completed request
-        assertThat(row.number("duration_s")).as("ended by its 2,750 requests").isLessThan(59)
+        assertThat(row.measured("duration_s")).as("ended by its 2,750 requests").isLessThan(59)
                 .as("paced by load.rate: 2,750 at 250 a second").isGreaterThan(10.5);
-        assertThat(row.number("requests")).isBetween(2750.0 - 3 * 8, 2750.0);
-        assertThat(row.number("hit_ratio_before")).isBetween(0.8, 0.97);
+        assertThat(row.measured("requests")).isBetween(2750.0 - 3 * 8, 2750.0);
+        assertThat(row.measured("hit_ratio_before")).isBetween(0.8, 0.97);
         // the load kept running through the gap: connections refused while nothing listened are counted, not fatal
-        assertThat(row.number("gap_errors_connect")).isPositive();
-        assertThat(row.number("outage_s")).isPositive();
+        assertThat(row.measured("gap_errors_connect")).isPositive();
+        assertThat(row.measured("outage_s")).isPositive();
         // the new process found the objects the killed one had stored: hits came back without refetching the set
-        assertThat(row.number("server_hits_after_restart")).isPositive();
-        assertThat(row.number("time_to_first_hit_s")).isPositive();
+        assertThat(row.measured("server_hits_after_restart")).isPositive();
+        assertThat(row.measured("time_to_first_hit_s")).isPositive();
         assertThat(row.get("recovered")).isEqualTo("true");
-        assertThat(row.number("hit_ratio_after")).isGreaterThan(0.6);
-        assertThat(row.number("refetched_share")).isLessThan(0.5);
+        assertThat(row.measured("hit_ratio_after")).isGreaterThan(0.6);
+        assertThat(row.measured("refetched_share")).isLessThan(0.5);
         // What was in flight at the kill was cut off, never wrong. Two causes of wrong bytes here are fixed: loadgen
         // connecting to itself while nothing listened (HttpConnectionTest), and bytes sent with sendfile from a
         // segment the refill reused before the client read them (RawLogSentBytesTest).
-        assertThat(row.number("errors_integrity")).as("every byte the clients read was right").isZero();
-        assertThat(row.number("errors_truncated")).isLessThanOrEqualTo(8);
+        assertThat(row.measured("errors_integrity")).as("every byte the clients read was right").isZero();
+        assertThat(row.measured("errors_truncated")).isLessThanOrEqualTo(8);
 
         List<ResultRow> series = ResultsCsv.read(result.directory().resolve(SeriesCsv.FILE));
         assertThat(series.stream().map(r -> r.get("event")).filter(e -> !e.isEmpty())).containsExactly("kill", "listening", "first-hit");
-        double kill = series.stream().filter(r -> r.get("event").equals("kill")).findFirst().orElseThrow().number("second");
+        double kill = series.stream().filter(r -> r.get("event").equals("kill")).findFirst().orElseThrow().measured("second");
         assertThat(kill).isBetween(1.9, 3.5);
         // every response of the row is in the series, the part-second after the last report included
-        assertThat(series.stream().mapToDouble(r -> r.get("event").isEmpty() ? r.number("requests") : 0).sum())
-                .isEqualTo(row.number("requests"));
+        assertThat(series.stream().mapToDouble(r -> r.get("event").isEmpty() ? r.measured("requests") : 0).sum())
+                .isEqualTo(row.measured("requests"));
         // the killed JVM, the restarted one and the origin are gone, and so is the store
         try (var logs = Files.list(result.directory().resolve("targets").resolve("server-raw-log-r1"))) {
             assertThat(logs.map(p -> p.getFileName().toString())).contains("cache.log", "cache-restart-1.log", "origin.log");

@@ -102,25 +102,25 @@ class ExperimentRunnerTest {
         for (ResultRow row : rows) {
             assertThat(row.get("experiment")).isEqualTo("tiny");
             assertThat(row.get("object_size_bytes")).isEqualTo("16000");
-            assertThat(row.number("requests")).isGreaterThan(20);
-            assertThat(row.number("req_per_s")).isPositive();
-            assertThat(row.number("bytes")).isGreaterThanOrEqualTo(row.number("requests") * 16000);
-            assertThat(row.number("ttlb_p50_ms")).isGreaterThanOrEqualTo(row.number("ttfb_p50_ms"));
-            assertThat(row.number("ttlb_p999_ms")).isGreaterThanOrEqualTo(row.number("ttlb_p50_ms"));
-            assertThat(row.number("errors_integrity") + row.number("errors_truncated") + row.number("errors_status_5xx")).isZero();
-            assertThat(row.number("hit_ratio_requests")).isBetween(0.65, 0.95);
-            assertThat(row.number("server_hits") + row.number("server_misses")).isGreaterThanOrEqualTo(row.number("requests"));
-            assertThat(row.number("server_hits") / row.number("server_requests")).isCloseTo(row.number("hit_ratio_requests"),
+            assertThat(row.measured("requests")).isGreaterThan(20);
+            assertThat(row.measured("req_per_s")).isPositive();
+            assertThat(row.measured("bytes")).isGreaterThanOrEqualTo(row.measured("requests") * 16000);
+            assertThat(row.measured("ttlb_p50_ms")).isGreaterThanOrEqualTo(row.measured("ttfb_p50_ms"));
+            assertThat(row.measured("ttlb_p999_ms")).isGreaterThanOrEqualTo(row.measured("ttlb_p50_ms"));
+            assertThat(row.measured("errors_integrity") + row.measured("errors_truncated") + row.measured("errors_status_5xx")).isZero();
+            assertThat(row.measured("hit_ratio_requests")).isBetween(0.65, 0.95);
+            assertThat(row.measured("server_hits") + row.measured("server_misses")).isGreaterThanOrEqualTo(row.measured("requests"));
+            assertThat(row.measured("server_hits") / row.measured("server_requests")).isCloseTo(row.measured("hit_ratio_requests"),
                     org.assertj.core.data.Offset.offset(0.1));
             assertThat(row.get("power_source")).isEqualTo("modelled");
-            assertThat(row.number("power_w")).isGreaterThanOrEqualTo(45);
-            assertThat(row.number("req_per_s_per_watt")).isPositive();
+            assertThat(row.measured("power_w")).isGreaterThanOrEqualTo(45);
+            assertThat(row.measured("req_per_s_per_watt")).isPositive();
             assertThat(row.get("cpu_method")).isEqualTo("embedded-shared-jvm");
-            assertThat(row.number("cpu_s_jvm_total")).isGreaterThanOrEqualTo(row.number("cpu_s_loadgen"));
+            assertThat(row.measured("cpu_s_jvm_total")).isGreaterThanOrEqualTo(row.measured("cpu_s_loadgen"));
             assertThat(result.directory().resolve(row.get("hlog"))).isNotEmptyFile();
             assertThat(result.directory().resolve(row.get("hlog_ttfb"))).isNotEmptyFile();
         }
-        assertThat(rows.get(0).number("power_w")).isLessThan(rows.get(2).number("power_w") + 10 * 2);
+        assertThat(rows.get(0).measured("power_w")).isLessThan(rows.get(2).measured("power_w") + 10 * 2);
 
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
         assertThat(manifest.get("experiment").asText()).isEqualTo("tiny");
@@ -202,13 +202,13 @@ class ExperimentRunnerTest {
         assertThat(direct.get("engine")).isEqualTo("none");
         assertThat(direct.get("server_hits")).isEmpty();
         assertThat(direct.get("hit_ratio_requests")).isEmpty();
-        assertThat(direct.number("server_requests")).isGreaterThanOrEqualTo(direct.number("requests"));
-        assertThat(direct.number("errors_integrity")).isZero();
+        assertThat(direct.measured("server_requests")).isGreaterThanOrEqualTo(direct.measured("requests"));
+        assertThat(direct.measured("errors_integrity")).isZero();
         ResultRow memory = result.rows().get(1);
         assertThat(memory.get("range_size_bytes")).isEqualTo("64000");
-        assertThat(memory.number("hit_ratio_requests")).isEqualTo(1.0);
-        assertThat(memory.number("server_misses")).isZero();
-        assertThat(memory.number("bytes")).isLessThan(memory.number("requests") * 256_000);
+        assertThat(memory.measured("hit_ratio_requests")).isEqualTo(1.0);
+        assertThat(memory.measured("server_misses")).isZero();
+        assertThat(memory.measured("bytes")).isLessThan(memory.measured("requests") * 256_000);
     }
 
     @Test
@@ -232,9 +232,9 @@ class ExperimentRunnerTest {
         // make them hits (the 60-s duration is only the cap). A 1-s settle of hits on loopback sends thousands of
         // requests, well past the measured run's 400 ids
         assertThat(result.rows()).hasSize(1).allSatisfy(row -> {
-            assertThat(row.number("requests")).isEqualTo(400);
-            assertThat(row.number("hit_ratio_set_requests")).isEqualTo(1.0);
-            assertThat(row.number("hit_ratio_requests")).isBetween(0.88, 0.92);
+            assertThat(row.measured("requests")).isEqualTo(400);
+            assertThat(row.measured("hit_ratio_set_requests")).isEqualTo(1.0);
+            assertThat(row.measured("hit_ratio_requests")).isBetween(0.88, 0.92);
         });
     }
 
@@ -257,11 +257,11 @@ class ExperimentRunnerTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
         assertThat(result.rows()).hasSize(2).allSatisfy(row -> {
             // a measured run that took in its settle would last 1.5 s
-            assertThat(row.number("duration_s")).isLessThan(0.95);
-            assertThat(row.number("settle_s")).isBetween(0.95, 1.5);
+            assertThat(row.measured("duration_s")).isLessThan(0.95);
+            assertThat(row.measured("settle_s")).isBetween(0.95, 1.5);
             assertThat(row.get("settle_max_reached")).as("only a steady-state settle has a maximum").isEmpty();
             // The server counters, CPU and power of a row cover the measured run only, not the settling.
-            assertThat(row.number("server_requests")).isBetween(row.number("requests"), row.number("requests") * 1.1 + 2);
+            assertThat(row.measured("server_requests")).isBetween(row.measured("requests"), row.measured("requests") * 1.1 + 2);
         });
     }
 }

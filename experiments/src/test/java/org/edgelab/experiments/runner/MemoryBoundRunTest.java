@@ -63,18 +63,18 @@ class MemoryBoundRunTest {
         assertThat(result.complete()).isTrue();
         ResultRow row = result.rows().get(0);
         assertThat(row.get("memory_bound")).isEqualTo(hierarchy.version());
-        assertThat(row.number("memory_limit_bytes")).isEqualTo(LIMIT);
-        assertThat(row.number("cgroup_memory_peak_bytes")).isBetween(32.0 * (1 << 20), (double) LIMIT);
-        assertThat(row.number("rss_peak_bytes")).as("the JVM's peak RSS").isBetween(32.0 * (1 << 20), (double) LIMIT);
-        assertThat(row.number("page_cache_start_bytes")).as("the warm-up's files are in the cgroup's page cache")
+        assertThat(row.measured("memory_limit_bytes")).isEqualTo(LIMIT);
+        assertThat(row.measured("cgroup_memory_peak_bytes")).isBetween(32.0 * (1 << 20), (double) LIMIT);
+        assertThat(row.measured("rss_peak_bytes")).as("the JVM's peak RSS").isBetween(32.0 * (1 << 20), (double) LIMIT);
+        assertThat(row.measured("page_cache_start_bytes")).as("the warm-up's files are in the cgroup's page cache")
                 .isGreaterThan(1 << 20);
-        assertThat(row.number("server_bytes_from_origin")).isPositive();
-        assertThat(row.number("device_write_bytes")).as("misses are stored as files").isPositive();
+        assertThat(row.measured("server_bytes_from_origin")).isPositive();
+        assertThat(row.measured("device_write_bytes")).as("misses are stored as files").isPositive();
         // The store (256 MB) holds everything the run fetches, so every stored byte is written once. With a store
         // that evicts, a file deleted before write-back cancels its dirty pages and the figure falls below 1 (0.42
         // in a 64 MB store; 0.013 once a 256 MB store was full): those bytes never reach the device.
-        assertThat(row.number("write_amplification")).isBetween(0.9, 1.5);
-        assertThat(row.number("read_syscalls")).isPositive();
+        assertThat(row.measured("write_amplification")).isBetween(0.9, 1.5);
+        assertThat(row.measured("read_syscalls")).isPositive();
         assertThat(row.get("read_amplification")).isNotEmpty();
 
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
@@ -97,7 +97,7 @@ class MemoryBoundRunTest {
         ResultRow row = result.rows().get(0);
         assertThat(row.get("memory_bound")).isEqualTo("none");
         assertThat(row.get("memory_limit_bytes")).isEmpty();
-        assertThat(row.number("cgroup_memory_peak_bytes")).isPositive();
+        assertThat(row.measured("cgroup_memory_peak_bytes")).isPositive();
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
         assertThat(manifest.get("cells").get(0).get("memory").get("bound").asText()).startsWith("none: no memory stated");
     }

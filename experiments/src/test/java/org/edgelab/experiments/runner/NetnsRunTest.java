@@ -46,22 +46,22 @@ class NetnsRunTest {
         ResultRow row = rows.get(0);
         assertThat(row.get("target")).isEqualTo("netns");
         assertThat(row.get("workers")).isEqualTo("3");
-        long requests = (long) row.number("requests");
+        long requests = (long) row.measured("requests");
         assertThat(Arrays.stream(row.get("worker_requests").split(";")).mapToLong(Long::parseLong).sum()).isEqualTo(requests);
         assertThat(requests).isPositive();
-        assertThat(row.number("errors_connect") + row.number("errors_integrity") + row.number("errors_status_5xx")).isZero();
-        assertThat(row.number("start_skew_ms")).isLessThan(50);
-        assertThat(row.number("req_per_s")).isPositive();
+        assertThat(row.measured("errors_connect") + row.measured("errors_integrity") + row.measured("errors_status_5xx")).isZero();
+        assertThat(row.measured("start_skew_ms")).isLessThan(50);
+        assertThat(row.measured("req_per_s")).isPositive();
         // the edge tier answered every request (and those cut off in flight by the stop)
-        assertThat(row.number("tier_edge_requests")).isGreaterThanOrEqualTo(requests);
-        assertThat(row.number("server_requests")).isEqualTo(row.number("tier_edge_requests"));
-        assertThat(row.number("tier_edge_hit_ratio")).isBetween(0.8, 1.0);
+        assertThat(row.measured("tier_edge_requests")).isGreaterThanOrEqualTo(requests);
+        assertThat(row.measured("server_requests")).isEqualTo(row.measured("tier_edge_requests"));
+        assertThat(row.measured("tier_edge_hit_ratio")).isBetween(0.8, 1.0);
         // what the edges missed went to the parent (and a miss the stop cut off in flight may have reached the parent
         // uncounted by the edge); what the parent missed, and only that, to the origin
-        double cutOff = row.number("tier_edge_requests") - requests;
-        assertThat(row.number("tier_parent_requests")).isBetween(row.number("tier_edge_misses"), row.number("tier_edge_misses") + cutOff);
-        assertThat(row.number("tier_origin_requests")).isEqualTo(row.number("tier_parent_misses")).isPositive();
-        assertThat(row.number("tier_parent_bytes_from_upstream")).isEqualTo(row.number("tier_origin_bytes_to_clients"));
+        double cutOff = row.measured("tier_edge_requests") - requests;
+        assertThat(row.measured("tier_parent_requests")).isBetween(row.measured("tier_edge_misses"), row.measured("tier_edge_misses") + cutOff);
+        assertThat(row.measured("tier_origin_requests")).isEqualTo(row.measured("tier_parent_misses")).isPositive();
+        assertThat(row.measured("tier_parent_bytes_from_upstream")).isEqualTo(row.measured("tier_origin_bytes_to_clients"));
         // the row's .hlog: each second's intervals of the 3 workers added, every completed request in one of them
         Histogram logged = new Histogram(3);
         int intervals = 0;
@@ -74,7 +74,7 @@ class NetnsRunTest {
         }
         assertThat(intervals).isBetween(2, 5);
         assertThat(logged.getTotalCount()).isEqualTo(requests);
-        assertThat(logged.getValueAtPercentile(99) / 1e6).isCloseTo(row.number("ttlb_p99_ms"), org.assertj.core.api.Assertions.within(0.01));
+        assertThat(logged.getValueAtPercentile(99) / 1e6).isCloseTo(row.measured("ttlb_p99_ms"), org.assertj.core.api.Assertions.within(0.01));
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
         assertThat(manifest.path("methods").path("tiers").asText()).contains("tier_<name>_requests").contains("_hit_ratio");
         JsonNode cell = manifest.path("cells").get(0);

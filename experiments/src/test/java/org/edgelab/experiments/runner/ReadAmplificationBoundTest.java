@@ -71,20 +71,20 @@ class ReadAmplificationBoundTest {
         assertThat(rows).hasSize(2);
         for (ResultRow row : rows) {
             System.out.printf("%s: %.3f device bytes read per byte served (%.0f read, %.0f served), %.0f req/s%n",
-                    row.get("server"), row.number("read_amplification"), row.number("device_read_bytes"),
-                    row.number("server_bytes_to_clients"), row.number("req_per_s"));
+                    row.get("server"), row.measured("read_amplification"), row.measured("device_read_bytes"),
+                    row.measured("server_bytes_to_clients"), row.measured("req_per_s"));
         }
         for (ResultRow row : rows) {
             String server = row.get("server");
             // 600 requests of 1 MB (60 s only the cap): a 3-s run on a loaded machine served less than the
             // 256 MiB its memory holds, so the set fit in what it had read and the bound measured nothing
-            assertThat(row.number("requests")).as(server).isEqualTo(600);
-            assertThat(row.number("memory_limit_bytes")).as(server).isEqualTo(LIMIT);
-            assertThat(row.number("server_bytes_to_clients")).as(server + ": served more than its memory holds")
+            assertThat(row.measured("requests")).as(server).isEqualTo(600);
+            assertThat(row.measured("memory_limit_bytes")).as(server).isEqualTo(LIMIT);
+            assertThat(row.measured("server_bytes_to_clients")).as(server + ": served more than its memory holds")
                     .isGreaterThan(LIMIT);
-            assertThat(row.number("device_read_bytes")).as(server + ": the set does not fit, so hits read the device")
+            assertThat(row.measured("device_read_bytes")).as(server + ": the set does not fit, so hits read the device")
                     .isPositive();
-            assertThat(row.number("read_amplification")).as(server + ": device bytes read per byte served")
+            assertThat(row.measured("read_amplification")).as(server + ": device bytes read per byte served")
                     .isLessThanOrEqualTo(BOUND);
         }
     }

@@ -1,6 +1,7 @@
 package org.edgelab.experiments.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,8 +29,9 @@ class ResultsCsvTest {
         List<ResultRow> rows = ResultsCsv.read(file);
         assertThat(rows).extracting(r -> r.get("cell")).containsExactly("server=memory,object_size=1MB", "server=lmdb,object_size=1MB");
         assertThat(rows.get(0).get("link")).isEqualTo("say \"hi\"");
-        assertThat(rows.get(1).number("requests")).isEqualTo(7);
+        assertThat(rows.get(1).measured("requests")).isEqualTo(7);
         assertThat(rows.get(1).number("bytes")).isNaN();
+        assertThatThrownBy(() -> rows.get(1).measured("bytes")).hasMessageContaining("bytes");
     }
 
     @Test

@@ -28,8 +28,8 @@ class SeriesCsvTest {
         List<ResultRow> rows = recorder.rows();
         assertThat(rows).hasSize(1);
         assertThat(rows.get(0).get("phase")).isEqualTo("churn");
-        assertThat(rows.get(0).number("requests")).isEqualTo(750);
-        assertThat(rows.get(0).number("second")).isEqualTo(0.8);
+        assertThat(rows.get(0).measured("requests")).isEqualTo(750);
+        assertThat(rows.get(0).measured("second")).isEqualTo(0.8);
     }
 
     @Test
@@ -49,7 +49,7 @@ class SeriesCsvTest {
         List<ResultRow> rows = ResultsCsv.read(dir.resolve(SeriesCsv.FILE));
         assertThat(rows).extracting(r -> r.get("second")).containsExactly("1", "1.5", "2", "2.5");
         assertThat(rows.get(1).get("event")).isEqualTo("kill");
-        assertThat(rows.stream().mapToDouble(r -> r.get("event").isEmpty() ? r.number("requests") : 0).sum()).isEqualTo(250);
+        assertThat(rows.stream().mapToDouble(r -> r.get("event").isEmpty() ? r.measured("requests") : 0).sum()).isEqualTo(250);
     }
 
     @Test
@@ -62,8 +62,8 @@ class SeriesCsvTest {
         assertThat(phase.finish(Instant.now(), counters(224, 203), 2.0)).isEmpty();
 
         List<ResultRow> rows = recorder.rows();
-        assertThat(rows).extracting(r -> r.number("requests")).containsExactly(100.0, 124.0);
-        assertThat(rows.get(1).number("hits")).isEqualTo(113);
-        assertThat(rows.get(1).number("interval_s")).isEqualTo(1.001);
+        assertThat(rows).extracting(r -> r.measured("requests")).containsExactly(100.0, 124.0);
+        assertThat(rows.get(1).measured("hits")).isEqualTo(113);
+        assertThat(rows.get(1).measured("interval_s")).isEqualTo(1.001);
     }
 }

@@ -57,7 +57,7 @@ class SettleAutoRunTest {
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("settle_max_reached")).isEqualTo("false");
-        assertThat(row.number("settle_spread")).isBetween(0.0, 0.10);
+        assertThat(row.measured("settle_spread")).isBetween(0.0, 0.10);
         assertThat(row.get("settle_jit_ms_per_s")).as("the JIT is not watched").isEmpty();
         JsonNode entry = settleEntry(result);
         assertThat(entry.get("steady").asBoolean()).isTrue();
@@ -75,12 +75,12 @@ class SettleAutoRunTest {
                     .isGreaterThan(0.10 - 0.002);
         }
         // reports are never early: the settle lasted at least its windows, and ended before its maximum
-        assertThat(row.number("settle_s")).isGreaterThanOrEqualTo(windows.size() - 0.01).isLessThan(30);
+        assertThat(row.measured("settle_s")).isGreaterThanOrEqualTo(windows.size() - 0.01).isLessThan(30);
         // the measured run: its 200 requests, never faster than the rate (the 200th is due at 0.995 s: at most
         // 201.0 req/s on any machine); the lower bound is only a sanity margin (its last response within 2 s of
         // being due), as a loaded machine can make any response late
-        assertThat(row.number("requests")).isEqualTo(200);
-        assertThat(row.number("req_per_s")).isBetween(66.0, 201.1);
+        assertThat(row.measured("requests")).isEqualTo(200);
+        assertThat(row.measured("req_per_s")).isBetween(66.0, 201.1);
     }
 
     @Test
@@ -108,13 +108,13 @@ class SettleAutoRunTest {
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("settle_max_reached")).isEqualTo("false");
-        assertThat(row.number("settle_jit_ms_per_s")).as("the JIT was read").isGreaterThanOrEqualTo(0);
+        assertThat(row.measured("settle_jit_ms_per_s")).as("the JIT was read").isGreaterThanOrEqualTo(0);
         JsonNode entry = settleEntry(result);
         assertThat(entry.get("runs").asInt()).isEqualTo(2);
         assertThat(entry.get("steady").asBoolean()).isTrue();
         // each run lasts at least its two windows
         assertThat(entry.get("windows_req_per_s").size()).isGreaterThanOrEqualTo(4);
-        assertThat(row.number("settle_s")).isGreaterThanOrEqualTo(3.9).isLessThan(40);
+        assertThat(row.measured("settle_s")).isGreaterThanOrEqualTo(3.9).isLessThan(40);
     }
 
     @Test
@@ -141,15 +141,15 @@ class SettleAutoRunTest {
 
         ResultRow row = result.rows().get(0);
         assertThat(row.get("settle_max_reached")).isEqualTo("true");
-        assertThat(row.number("settle_s")).isBetween(4.9, 7.0);
-        assertThat(row.number("settle_spread")).isGreaterThan(0.05);
+        assertThat(row.measured("settle_s")).isBetween(4.9, 7.0);
+        assertThat(row.measured("settle_spread")).isGreaterThan(0.05);
         // the cache JVM's JIT was read all along (by default a steady-state settle also waits for it to go quiet):
         // a fresh JVM under load compiles, so its rate over the last windows is a positive figure
         // (not empty first: AssertJ's isPositive passes NaN, which is what an empty column reads as)
         assertThat(row.get("settle_jit_ms_per_s")).isNotEmpty();
-        assertThat(row.number("settle_jit_ms_per_s")).isPositive();
+        assertThat(row.measured("settle_jit_ms_per_s")).isPositive();
         JsonNode entry = settleEntry(result);
-        assertThat(entry.get("jit_ms_per_s").asDouble()).isEqualTo(row.number("settle_jit_ms_per_s"), offset(0.01));
+        assertThat(entry.get("jit_ms_per_s").asDouble()).isEqualTo(row.measured("settle_jit_ms_per_s"), offset(0.01));
         assertThat(entry.get("steady").asBoolean()).isFalse();
         List<Double> windows = new ArrayList<>();
         entry.get("windows_req_per_s").forEach(w -> windows.add(w.asDouble()));

@@ -69,12 +69,12 @@ class WorkloadAndPowerPluginsTest {
             counter.shutdownNow();
         }
         ResultRow row = result.rows().get(0);
-        assertThat(row.number("requests")).isEqualTo(40);
-        assertThat(row.number("errors_integrity") + row.number("errors_truncated")).isZero();
+        assertThat(row.measured("requests")).isEqualTo(40);
+        assertThat(row.measured("errors_integrity") + row.measured("errors_truncated")).isZero();
         // one connection in trace order: the first request of each of the 10 keys misses, the other 30 hit
-        assertThat(row.number("hit_ratio_requests")).isEqualTo(0.75);
+        assertThat(row.measured("hit_ratio_requests")).isEqualTo(0.75);
         assertThat(row.get("power_source")).isEqualTo("measured");
-        assertThat(row.number("power_w")).isBetween(0.0, 200.0);
+        assertThat(row.measured("power_w")).isBetween(0.0, 200.0);
         JsonNode methods = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile()).get("methods");
         assertThat(methods.get("power").asText()).startsWith("measured: RAPL");
         assertThat(methods.get("workload").asText()).startsWith("trace:");
@@ -98,10 +98,10 @@ class WorkloadAndPowerPluginsTest {
         ResultRow row = result.rows().get(0);
         // 2 streams x 30 frames/s x 2 s, open loop
         // paced: never more than the frame clock allows (a closed loop would send thousands); some may still be in flight at the end
-        assertThat(row.number("requests")).isBetween(40.0, 122.0);
-        assertThat(row.number("range_size_bytes")).isZero();
-        assertThat(row.number("bytes")).isGreaterThanOrEqualTo(row.number("requests") * 10_000);
-        assertThat(row.number("errors_integrity")).isZero();
+        assertThat(row.measured("requests")).isBetween(40.0, 122.0);
+        assertThat(row.measured("range_size_bytes")).isZero();
+        assertThat(row.measured("bytes")).isGreaterThanOrEqualTo(row.measured("requests") * 10_000);
+        assertThat(row.measured("errors_integrity")).isZero();
         assertThat(row.get("power_source")).isEqualTo("none");
         assertThat(row.get("power_w")).isEmpty();
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());

@@ -153,15 +153,15 @@ class ExternalTargetTest {
             assertThat(result.rows()).hasSize(2);
             for (ResultRow row : result.rows()) {
                 assertThat(row.get("cpu_method")).isEqualTo("external: not measured");
-                assertThat(row.number("requests")).isGreaterThan(10);
-                assertThat(row.number("errors_integrity") + row.number("errors_truncated") + row.number("errors_status_5xx")).isZero();
+                assertThat(row.measured("requests")).isGreaterThan(10);
+                assertThat(row.measured("errors_integrity") + row.measured("errors_truncated") + row.measured("errors_status_5xx")).isZero();
             }
             ResultRow edge = result.rows().get(0);
             assertThat(edge.get("engine")).isEqualTo("edgelab-memory");
-            assertThat(edge.number("server_requests")).isGreaterThanOrEqualTo(edge.number("requests"));
-            assertThat(edge.number("server_hits")).isPositive();
-            assertThat(edge.number("server_hits") / edge.number("server_requests"))
-                    .isCloseTo(edge.number("hit_ratio_requests"), org.assertj.core.data.Offset.offset(0.1));
+            assertThat(edge.measured("server_requests")).isGreaterThanOrEqualTo(edge.measured("requests"));
+            assertThat(edge.measured("server_hits")).isPositive();
+            assertThat(edge.measured("server_hits") / edge.measured("server_requests"))
+                    .isCloseTo(edge.measured("hit_ratio_requests"), org.assertj.core.data.Offset.offset(0.1));
             ResultRow straight = result.rows().get(1);
             assertThat(straight.get("server_requests")).isEmpty();
             assertThat(straight.get("server_hits")).isEmpty();

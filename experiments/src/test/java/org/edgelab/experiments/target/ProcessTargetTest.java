@@ -242,20 +242,20 @@ class ProcessTargetTest {
         assertThat(result.complete()).isTrue();
         assertThat(result.rows()).hasSize(2);
         for (ResultRow row : result.rows()) {
-            assertThat(row.number("requests")).isGreaterThan(10);
-            assertThat(row.number("errors_integrity") + row.number("errors_truncated") + row.number("errors_status_5xx")).isZero();
-            assertThat(row.number("server_requests")).isGreaterThanOrEqualTo(row.number("requests"));
-            assertThat(row.number("cpu_s_server")).isPositive();
+            assertThat(row.measured("requests")).isGreaterThan(10);
+            assertThat(row.measured("errors_integrity") + row.measured("errors_truncated") + row.measured("errors_status_5xx")).isZero();
+            assertThat(row.measured("server_requests")).isGreaterThanOrEqualTo(row.measured("requests"));
+            assertThat(row.measured("cpu_s_server")).isPositive();
         }
         ResultRow lmdb = result.rows().get(0);
         assertThat(lmdb.get("engine")).isEqualTo("lmdb");
         assertThat(lmdb.get("cpu_method")).startsWith("process: cache JVM");
-        assertThat(lmdb.number("server_hits") + lmdb.number("server_misses")).isGreaterThanOrEqualTo(lmdb.number("requests"));
-        assertThat(lmdb.number("server_hits") / lmdb.number("server_requests"))
-                .isCloseTo(lmdb.number("hit_ratio_requests"), Offset.offset(0.1));
+        assertThat(lmdb.measured("server_hits") + lmdb.measured("server_misses")).isGreaterThanOrEqualTo(lmdb.measured("requests"));
+        assertThat(lmdb.measured("server_hits") / lmdb.measured("server_requests"))
+                .isCloseTo(lmdb.measured("hit_ratio_requests"), Offset.offset(0.1));
         // the cache JVM's compile time over the measured run, read from its /stats: a fresh JVM is still compiling
         assertThat(lmdb.get("server_jit_ms")).isNotEmpty();
-        assertThat(lmdb.number("server_jit_ms")).isGreaterThanOrEqualTo(0);
+        assertThat(lmdb.measured("server_jit_ms")).isGreaterThanOrEqualTo(0);
         ResultRow direct = result.rows().get(1);
         assertThat(direct.get("cpu_method")).startsWith("process: origin JVM");
         assertThat(direct.get("server_hits")).isEmpty();

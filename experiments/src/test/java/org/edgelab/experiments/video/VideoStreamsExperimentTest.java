@@ -56,34 +56,34 @@ class VideoStreamsExperimentTest {
         for (ResultRow row : rows) {
             assertThat(row.get("experiment")).isEqualTo("tiny-video");
             assertThat(row.get("target")).isEqualTo("embedded");
-            assertThat(row.number("stream_bitrate_bps")).isEqualTo(300_000 * 8.0);
-            assertThat(row.number("frame_bytes")).isEqualTo(10_000.0);
-            int sustained = (int) row.number("streams_sustained");
+            assertThat(row.measured("stream_bitrate_bps")).isEqualTo(300_000 * 8.0);
+            assertThat(row.measured("frame_bytes")).isEqualTo(10_000.0);
+            int sustained = (int) row.measured("streams_sustained");
             assertThat(sustained).isBetween(0, 2);
             if ("true".equals(row.get("search_capped"))) {
                 assertThat(sustained).isEqualTo(2);
                 assertThat(row.get("streams_first_unhealthy")).isEmpty();
             } else {
-                assertThat(row.number("streams_first_unhealthy")).isEqualTo(sustained + 1);
+                assertThat(row.measured("streams_first_unhealthy")).isEqualTo(sustained + 1);
                 assertThat(row.get("limit")).isNotEmpty();
             }
             if (sustained > 0) {
-                assertThat(row.number("frame_latency_p99_ms")).isLessThanOrEqualTo(30.0);
-                assertThat(row.number("min_lookahead_frames")).isGreaterThanOrEqualTo(20.0);
-                assertThat(row.number("dropped_frames")).isZero();
+                assertThat(row.measured("frame_latency_p99_ms")).isLessThanOrEqualTo(30.0);
+                assertThat(row.measured("min_lookahead_frames")).isGreaterThanOrEqualTo(20.0);
+                assertThat(row.measured("dropped_frames")).isZero();
             }
-            assertThat(row.number("steps")).isEqualTo(Math.min(2, sustained + 1));
-            assertThat(row.number("frame_latency_p50_ms")).isLessThanOrEqualTo(row.number("frame_latency_p99_ms"));
-            assertThat(row.number("frames_played")).isPositive();
-            assertThat(row.number("errors")).isZero();
-            assertThat(row.number("server_hits")).isPositive();
-            assertThat(row.number("cpu_s_server")).isPositive();
+            assertThat(row.measured("steps")).isEqualTo(Math.min(2, sustained + 1));
+            assertThat(row.measured("frame_latency_p50_ms")).isLessThanOrEqualTo(row.measured("frame_latency_p99_ms"));
+            assertThat(row.measured("frames_played")).isPositive();
+            assertThat(row.measured("errors")).isZero();
+            assertThat(row.measured("server_hits")).isPositive();
+            assertThat(row.measured("cpu_s_server")).isPositive();
             assertThat(row.get("cpu_method")).isNotEmpty();
             assertThat(row.get("power_source")).isEqualTo("modelled");
             // hardware/local: 40 W idle + 10 W per busy core + 5 W per active disk + 5 W NIC, over the whole search
-            double busy = Math.min(Runtime.getRuntime().availableProcessors(), row.number("cpu_s_server") / row.number("duration_s"));
+            double busy = Math.min(Runtime.getRuntime().availableProcessors(), row.measured("cpu_s_server") / row.measured("duration_s"));
             double disks = row.get("server").equals("disk") ? 1 : 0;
-            assertThat(row.number("power_w")).isCloseTo(40 + 10 * busy + 5 * disks + 5, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(row.measured("power_w")).isCloseTo(40 + 10 * busy + 5 * disks + 5, org.assertj.core.data.Offset.offset(0.01));
         }
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
         assertThat(manifest.get("kind").asText()).isEqualTo("video-streams");

@@ -56,19 +56,19 @@ class VideoStreamsMemoryBoundTest {
         assertThat(result.complete()).isTrue();
         ResultRow row = result.rows().get(0);
         assertThat(row.get("memory_bound")).isEqualTo(hierarchy.version());
-        assertThat(row.number("memory_limit_bytes")).isEqualTo(LIMIT);
-        assertThat(row.number("working_set_bytes")).as("the library: 108 objects of 5 MB").isEqualTo(108 * 4_999_950.0);
+        assertThat(row.measured("memory_limit_bytes")).isEqualTo(LIMIT);
+        assertThat(row.measured("working_set_bytes")).as("the library: 108 objects of 5 MB").isEqualTo(108 * 4_999_950.0);
         // the kernel lets a charge that may not fail pass memory.max for a moment (the force charge in mm/memcontrol.c;
         // a peak one page over the limit was read), so the bound allows 256 KiB: an unbounded run of this library
         // (540 MB) would pass it by hundreds of MB
-        assertThat(row.number("cgroup_memory_peak_bytes")).isBetween(32.0 * (1 << 20), (double) LIMIT + (256 << 10));
+        assertThat(row.measured("cgroup_memory_peak_bytes")).isBetween(32.0 * (1 << 20), (double) LIMIT + (256 << 10));
         assertThat(row.get("search")).isEqualTo("bracket");
-        assertThat(row.number("served_bytes")).isPositive();
-        assertThat(row.number("device_read_bytes")).as("frames of a library 3x the limit come from the device").isPositive();
-        assertThat(row.number("device_read_bps")).isPositive();
-        assertThat(row.number("read_amplification"))
-                .isCloseTo(row.number("device_read_bytes") / row.number("served_bytes"), org.assertj.core.data.Offset.offset(1e-3));
-        assertThat(row.number("window_s")).isGreaterThanOrEqualTo(2.0);
+        assertThat(row.measured("served_bytes")).isPositive();
+        assertThat(row.measured("device_read_bytes")).as("frames of a library 3x the limit come from the device").isPositive();
+        assertThat(row.measured("device_read_bps")).isPositive();
+        assertThat(row.measured("read_amplification"))
+                .isCloseTo(row.measured("device_read_bytes") / row.measured("served_bytes"), org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(row.measured("window_s")).isGreaterThanOrEqualTo(2.0);
         // raw-log has no memory tier
         assertThat(row.get("tier_memory_hits")).isEmpty();
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
