@@ -3,20 +3,25 @@ package org.edgelab.experiments.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.edgelab.commandline.Converters;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
 import org.edgelab.experiments.runner.ExperimentKinds;
 import org.edgelab.experiments.runner.ExperimentPlugin;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
+import org.edgelab.storage.disk.ScratchFileSystem;
+import org.edgelab.storage.disk.ScratchFileSystems;
+import org.edgelab.units.ByteSize;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code edgelab run <name|file> [--quick] [--target NAME] [--out DIR] [--resume DIR] [--store-dir DIR]}: runs
+ * {@code edgelab run <name|file> [--quick] [--target NAME] [--out DIR] [--resume DIR] [--store-dir DIR | --store-fs SIZE]}: runs
  * an experiment with its kind's plugin ({@code matrix} by default) and prints a comparison of the main
  * figures. Exit status 0 when every cell finished, 1 when the result is partial. One invocation per instance.
  */
@@ -47,17 +52,34 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--store-dir", paramLabel = "DIR", description = "where engines keep their files (the disk under test); default: inside the run folder")
     private Path storeDir;
 
+    @Option(names = "--store-fs", paramLabel = "SIZE", converter = Converters.Bytes.class,
+            description = "make a fresh ext4 file system with a journal (as production stores have) of SIZE on a loop"
+                    + " device doing direct I/O, keep the engines' files on it for this run and remove it afterwards (root);"
+                    + " the cells' diskstats are then its device's alone, and no earlier run's deletions or this machine's"
+                    + " root file system weigh on the engines")
+    private Long storeFs;
+
     @Override
     public Integer call() throws Exception {
+        if (storeFs != null && storeDir != null) {
+            throw new ParameterException(spec.commandLine(), "--store-dir and --store-fs both say where the stores go: give one");
+        }
         PrintWriter writer = spec.commandLine().getOut();
         Descriptor descriptor = DescriptorLoader.load(experiment, quick, target);
         writer.printf("experiment %s%s (%s): %s%n", descriptor.name(), quick ? " (quick)" : "", descriptor.kind(),
                 descriptor.description());
         writer.flush();
-        RunOptions options = RunOptions.defaults().withOutputRoot(out).withResume(resume).withStoreRoot(storeDir)
-                .withProgress(System.err);
         ExperimentPlugin kind = ExperimentKinds.get(descriptor.kind());
-        RunResult result = kind.run(descriptor, options);
+        RunResult result;
+        if (storeFs == null) {
+            result = kind.run(descriptor, runOptions(storeDir));
+        } else {
+            try (ScratchFileSystem fs = ScratchFileSystems.loopExt4(storeFs, true)) {
+                System.err.printf("stores on %s: ext4 with a journal on %s (%s, direct I/O), made for this run%n", fs.dir(),
+                        fs.device().orElse("?"), ByteSize.format(storeFs));
+                result = kind.run(descriptor, runOptions(fs.dir()));
+            }
+        }
         PrintWriter table = writer;
         table.println();
         kind.printSummary(result.rows(), table);
@@ -66,5 +88,9 @@ public final class RunCommand implements Callable<Integer> {
                 result.cellsTotal(), result.cellsResumed(), result.directory());
         table.flush();
         return result.complete() ? 0 : 1;
+    }
+
+    private RunOptions runOptions(Path storeRoot) {
+        return RunOptions.defaults().withOutputRoot(out).withResume(resume).withStoreRoot(storeRoot).withProgress(System.err);
     }
 }

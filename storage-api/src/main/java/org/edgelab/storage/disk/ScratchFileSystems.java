@@ -100,6 +100,15 @@ public final class ScratchFileSystems {
      * over a sparse file of {@code sizeBytes} and mounts it; throws naming what failed, having undone the rest.
      */
     public static ScratchFileSystem loopExt4(long sizeBytes) throws IOException, InterruptedException {
+        return loopExt4(sizeBytes, false);
+    }
+
+    /**
+     * {@link #loopExt4(long)}, the loop device doing direct I/O on its image when {@code directIo}: the image's pages
+     * are then not cached a second time under the file system's, so the device's reads and writes are the file
+     * system's, as on a disk of its own.
+     */
+    public static ScratchFileSystem loopExt4(long sizeBytes, boolean directIo) throws IOException, InterruptedException {
         require(loopUnavailableReason());
         Path dir = newMountPoint();
         Path image = dir.resolveSibling(dir.getFileName() + ".img");
@@ -108,7 +117,9 @@ public final class ScratchFileSystems {
             try (RandomAccessFile f = new RandomAccessFile(image.toFile(), "rw")) {
                 f.setLength(sizeBytes);
             }
-            device = Commands.require(List.of("losetup", "--find", "--show", image.toString()));
+            device = Commands.require(directIo
+                    ? List.of("losetup", "--find", "--show", "--direct-io=on", image.toString())
+                    : List.of("losetup", "--find", "--show", image.toString()));
             Commands.require(List.of("mkfs.ext4", "-q", "-F", "-m", "0", "-L", "edgelab", device));
             Commands.require(List.of("mount", "-t", "ext4", device, dir.toString()));
             return new ScratchFileSystem(ScratchFileSystem.Kind.LOOP_EXT4, dir, image, device, sizeBytes);
