@@ -12,7 +12,6 @@ import org.edgelab.cache.origin.OriginClient;
 import org.edgelab.cache.origin.OriginRequests;
 import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.ObjectMetadata;
-import org.edgelab.storage.api.StoreCall;
 import org.edgelab.cache.store.LoopStore;
 import org.edgelab.cache.store.StoreExecutor;
 import org.edgelab.cache.store.StoreLane;
@@ -57,13 +56,12 @@ public final class FetchRegistry {
     }
 
     /**
-     * True when a fill about to open a store write should pass through instead: shedding is on, the engine's writes
-     * go to the write lane, and that lane has been stalled at least the configured time ({@link
-     * StoreExecutor#stalledNanos}).
+     * True when a fill about to open a store write should pass through instead: shedding is on and the write lane has
+     * been stalled at least the configured time ({@link StoreExecutor#stalledNanos}; an engine whose writes run on the
+     * loops leaves the lane idle, never stalled).
      */
     boolean shedWrite() {
-        return writeShedAfterNanos > 0 && store.blocks(StoreCall.WRITE)
-                && store.executor(StoreLane.WRITE).stalledNanos() >= writeShedAfterNanos;
+        return writeShedAfterNanos > 0 && store.executor(StoreLane.WRITE).stalledNanos() >= writeShedAfterNanos;
     }
 
     LoopStore store() {
