@@ -46,6 +46,8 @@ public final class ResultColumns {
             "ttlb_p50_ms", "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms",
             "ttfb_hit_p50_ms", "ttfb_hit_p90_ms", "ttfb_hit_p99_ms", "ttfb_hit_p999_ms",
             "ttfb_miss_p50_ms", "ttfb_miss_p90_ms", "ttfb_miss_p99_ms", "ttfb_miss_p999_ms",
+            "ttlb_hit_p50_ms", "ttlb_hit_p90_ms", "ttlb_hit_p99_ms", "ttlb_hit_p999_ms",
+            "ttlb_miss_p50_ms", "ttlb_miss_p90_ms", "ttlb_miss_p99_ms", "ttlb_miss_p999_ms",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx",
             "errors_truncated", "errors_closed", "errors_integrity", "errors_read", "errors_write", "errors_status",
             "hit_ratio_requests", "hit_ratio_bytes", "hit_ratio_set_requests", "server_hits", "server_misses",

@@ -26,7 +26,8 @@ class FigureNamesTest {
     /** Figures both files hold: the runner copies them from loadgen's result, so they must be named alike. */
     private static final List<String> SHARED = List.of("requests", "duration_s", "req_per_s", "bytes", "throughput_bps",
             "goodput_bps", "ttfb_p50_ms", "ttfb_p90_ms", "ttfb_p99_ms", "ttfb_p999_ms", "ttlb_p50_ms", "ttlb_p90_ms",
-            "ttlb_p99_ms", "ttlb_p999_ms", "ttfb_hit_p50_ms", "ttfb_hit_p99_ms", "ttfb_miss_p50_ms", "ttfb_miss_p99_ms", "loadgen_loop_delay_p50_ms", "loadgen_loop_delay_p99_ms",
+            "ttlb_p99_ms", "ttlb_p999_ms", "ttfb_hit_p50_ms", "ttfb_hit_p99_ms", "ttfb_miss_p50_ms", "ttfb_miss_p99_ms", "ttlb_hit_p50_ms", "ttlb_hit_p99_ms",
+            "ttlb_miss_p50_ms", "ttlb_miss_p99_ms", "loadgen_loop_delay_p50_ms", "loadgen_loop_delay_p99_ms",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
             "errors_closed", "errors_integrity", "target_hit_ratio", "hit_ratio_requests", "hit_ratio_bytes",
             "hit_ratio_set_requests", "cpu_s_loadgen", "cpu_s_jvm_total");

@@ -145,6 +145,16 @@ public final class LoadResult {
         return measured.ttfbMiss().copy();
     }
 
+    /** Time to last byte of completed responses marked HIT by X-Cache, ns from the intended start (empty without X-Cache). */
+    public Histogram ttlbHit() {
+        return measured.ttlbHit().copy();
+    }
+
+    /** Time to last byte of completed responses with an X-Cache not starting with HIT (misses, passes), ns from the intended start. */
+    public Histogram ttlbMiss() {
+        return measured.ttlbMiss().copy();
+    }
+
     /**
      * How late the load's own event loops ran a timer due every millisecond, ns, over the measured run: the time a
      * response's first byte could wait on the client side before it is read and timed (see {@code LoopDelay}).

@@ -67,6 +67,7 @@ class CacheServerRunTest {
         // first bytes by X-Cache: one per response head, hits and misses apart
         assertThat(r.ttfbHit().getTotalCount()).isEqualTo(r.counters().hits());
         assertThat(r.ttfbMiss().getTotalCount()).isEqualTo(r.counters().cacheResponses() - r.counters().hits());
+        assertThat(r.ttlbHit().getTotalCount() + r.ttlbMiss().getTotalCount()).isEqualTo(r.counters().completed());
     }
 
     @Test

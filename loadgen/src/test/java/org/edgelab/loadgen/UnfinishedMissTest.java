@@ -44,6 +44,9 @@ class UnfinishedMissTest {
             assertThat(r.ttfbMiss().getTotalCount()).isEqualTo(4);
             assertThat(r.ttfbHit().getTotalCount()).isEqualTo(36);
             assertThat(r.ttfb().getTotalCount()).isEqualTo(36); // the overall TTFB counts completed responses
+            // last bytes only of what completed: the stuck misses have none
+            assertThat(r.ttlbHit().getTotalCount()).isEqualTo(36);
+            assertThat(r.ttlbMiss().getTotalCount()).isZero();
         }
     }
 

@@ -49,6 +49,16 @@ public interface ClientResult {
     /** Time to first byte of cache misses, or null. */
     Histogram ttfbMiss();
 
+    /** Time to last byte of completed cache hits, or null when the client cannot tell hits apart. */
+    default Histogram ttlbHit() {
+        return null;
+    }
+
+    /** Time to last byte of completed cache misses, or null when the client cannot tell misses apart. */
+    default Histogram ttlbMiss() {
+        return null;
+    }
+
     /**
      * How late the client's own event loops ran a timer due every millisecond (loadgen's {@code LoopDelay}), or
      * null when the client cannot say: a response's first byte that arrives while a loop is busy is timed only

@@ -122,6 +122,16 @@ public final class LoadgenClient implements LoadClient {
         }
 
         @Override
+        public Histogram ttlbHit() {
+            return r.ttlbHit();
+        }
+
+        @Override
+        public Histogram ttlbMiss() {
+            return r.ttlbMiss();
+        }
+
+        @Override
         public Map<String, Long> errors() {
             Map<String, Long> errors = new LinkedHashMap<>();
             for (ErrorClass c : ErrorClass.values()) {

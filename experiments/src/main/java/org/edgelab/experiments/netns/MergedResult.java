@@ -93,6 +93,16 @@ final class MergedResult implements ClientResult {
     }
 
     @Override
+    public Histogram ttlbHit() {
+        return added(LoadResult::ttlbHit);
+    }
+
+    @Override
+    public Histogram ttlbMiss() {
+        return added(LoadResult::ttlbMiss);
+    }
+
+    @Override
     public Histogram loopDelay() {
         return added(LoadResult::loopDelay);
     }

@@ -438,6 +438,8 @@ public final class ExperimentRunner {
         percentiles(v, "ttlb", r.ttlb());
         percentiles(v, "ttfb_hit", r.ttfbHit());
         percentiles(v, "ttfb_miss", r.ttfbMiss());
+        percentiles(v, "ttlb_hit", r.ttlbHit());
+        percentiles(v, "ttlb_miss", r.ttlbMiss());
         percentiles(v, "loadgen_loop_delay", r.loopDelay());
         for (String column : ResultsCsv.ERROR_COLUMNS) {
             Long count = r.errors().get(column);

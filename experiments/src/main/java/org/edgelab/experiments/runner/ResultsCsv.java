@@ -47,6 +47,8 @@ public final class ResultsCsv {
             "ttlb_p50_ms", "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms",
             "ttfb_hit_p50_ms", "ttfb_hit_p90_ms", "ttfb_hit_p99_ms", "ttfb_hit_p999_ms",
             "ttfb_miss_p50_ms", "ttfb_miss_p90_ms", "ttfb_miss_p99_ms", "ttfb_miss_p999_ms",
+            "ttlb_hit_p50_ms", "ttlb_hit_p90_ms", "ttlb_hit_p99_ms", "ttlb_hit_p999_ms",
+            "ttlb_miss_p50_ms", "ttlb_miss_p90_ms", "ttlb_miss_p99_ms", "ttlb_miss_p999_ms",
             "loadgen_loop_delay_p50_ms", "loadgen_loop_delay_p90_ms", "loadgen_loop_delay_p99_ms", "loadgen_loop_delay_p999_ms",
             "errors_connect", "errors_timeout", "errors_status_4xx", "errors_status_5xx", "errors_truncated",
             "errors_closed", "errors_integrity", "errors_read", "errors_write", "errors_status",

@@ -290,6 +290,9 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter implement
         metrics.ttfb.recordValue(Math.max(0, firstByteNanos - dueNanos));
         metrics.ttlb.recordValue(Math.max(0, now - dueNanos));
         metrics.serviceTime.recordValue(Math.max(0, now - sentNanos));
+        if (check.hasXCache()) {
+            metrics.cacheEnd(check.hit(), now - dueNanos);
+        }
         ErrorClass error = check.verdict();
         long body = check.bodyReceived();
         if (error != null) {

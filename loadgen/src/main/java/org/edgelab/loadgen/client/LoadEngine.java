@@ -50,7 +50,7 @@ public final class LoadEngine {
      * byte that arrives while its loop is busy is timed only when the loop reads it, so TTFB includes this.
      */
     public record Outcome(Counters counters, LatencyLog latency, Histogram serviceTime, Histogram ttfbHit,
-                          Histogram ttfbMiss, Histogram loopDelay, long elapsedNanos, long processCpuNanos, long loopCpuNanos,
+                          Histogram ttfbMiss, Histogram ttlbHit, Histogram ttlbMiss, Histogram loopDelay, long elapsedNanos, long processCpuNanos, long loopCpuNanos,
                           boolean finishedBeforeDeadline, String transport, LinkReport link, Instant start,
                           Instant realStart, Instant end) {
     }
@@ -261,17 +261,21 @@ public final class LoadEngine {
             Histogram serviceTime = new Histogram(3);
             Histogram ttfbHit = new Histogram(3);
             Histogram ttfbMiss = new Histogram(3);
+            Histogram ttlbHit = new Histogram(3);
+            Histogram ttlbMiss = new Histogram(3);
             for (int i = 0; i < loops.size(); i++) {
                 LoopMetrics m = metrics.get(i);
                 total = total.plus(await(loops.get(i).submit(m::snapshot)));
                 serviceTime.add(await(loops.get(i).submit(m.serviceTime::copy)));
                 ttfbHit.add(await(loops.get(i).submit(m.ttfbHit::copy)));
                 ttfbMiss.add(await(loops.get(i).submit(m.ttfbMiss::copy)));
+                ttlbHit.add(await(loops.get(i).submit(m.ttlbHit::copy)));
+                ttlbMiss.add(await(loops.get(i).submit(m.ttlbMiss::copy)));
             }
             long loopCpu = cpu.threadCpuNanos() - loopCpuStart;
             long processCpu = CpuClock.processCpuNanos() - cpuStart;
             latency.flip();
-            return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, loopDelay.copy(), elapsed, processCpu, loopCpu, finished,
+            return new Outcome(total, latency, serviceTime, ttfbHit, ttfbMiss, ttlbHit, ttlbMiss, loopDelay.copy(), elapsed, processCpu, loopCpu, finished,
                     Transport.preferred().label(), carried.emulated() ? carried : LinkReport.none(elapsed / 1e9),
                     wallStart, realStart, wallStart.plusNanos(elapsed));
         } finally {

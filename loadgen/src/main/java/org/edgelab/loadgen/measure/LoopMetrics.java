@@ -30,6 +30,14 @@ public final class LoopMetrics {
     public final Histogram ttfbHit = new Histogram(3);
     /** As {@link #ttfbHit}, for responses whose X-Cache does not start with HIT (misses, passes). */
     public final Histogram ttfbMiss = new Histogram(3);
+    /**
+     * Time to last byte, nanoseconds from the intended start, of responses whose X-Cache starts with HIT, recorded
+     * when the response ends (so, unlike {@link #ttfbHit}, only completed responses count). Written by the loop only;
+     * copy it with a task on the loop.
+     */
+    public final Histogram ttlbHit = new Histogram(3);
+    /** As {@link #ttlbHit}, for responses whose X-Cache does not start with HIT (misses, passes). */
+    public final Histogram ttlbMiss = new Histogram(3);
 
     /** Requests whose response completed (any status, verified or not). */
     public long completed;
@@ -89,6 +97,11 @@ public final class LoopMetrics {
                 setHits++;
             }
         }
+    }
+
+    /** Records the time to last byte, from the intended start, of a completed response whose head carried X-Cache. */
+    public void cacheEnd(boolean hit, long ttlbNanos) {
+        (hit ? ttlbHit : ttlbMiss).recordValue(Math.max(0, ttlbNanos));
     }
 
     /** Counts {@code bytes} of body received for a response whose head carried X-Cache. */

@@ -50,6 +50,8 @@ public final class ResultFigures {
         addLatency(m, "service", r.serviceTime());
         addLatency(m, "ttfb_hit", r.ttfbHit());
         addLatency(m, "ttfb_miss", r.ttfbMiss());
+        addLatency(m, "ttlb_hit", r.ttlbHit());
+        addLatency(m, "ttlb_miss", r.ttlbMiss());
         addLatency(m, "loadgen_loop_delay", r.loopDelay());
         m.put("errors", k.totalErrors());
         for (ErrorClass e : ErrorClass.values()) {

@@ -79,7 +79,8 @@ public final class SummaryReport {
                 out.printf(Locale.ROOT, "              %s of the %d requests for the warmed set (first-time objects left out)%n",
                         Units.percent(r.setHitRatio()), k.setResponses());
             }
-            out.printf(Locale.ROOT, "TTFB by X-Cache: hits %s, misses %s%n", ttfbBrief(r.ttfbHit()), ttfbBrief(r.ttfbMiss()));
+            out.printf(Locale.ROOT, "TTFB by X-Cache: hits %s, misses %s%n", latencyBrief(r.ttfbHit()), latencyBrief(r.ttfbMiss()));
+            out.printf(Locale.ROOT, "TTLB by X-Cache: hits %s, misses %s%n", latencyBrief(r.ttlbHit()), latencyBrief(r.ttlbMiss()));
         }
         if (c.schedule() != null) {
             out.printf(Locale.ROOT, "Late starts:  %d (sent > %s after their intended start; max delay %s)%n",
@@ -89,12 +90,12 @@ public final class SummaryReport {
             out.printf(Locale.ROOT, "Unfinished:   %d requests in flight at the deadline (not in requests or latency)%n", k.unfinished());
         }
         out.printf(Locale.ROOT, "Loop delay:   %s (how late the client's own event loops ran a 1 ms timer: a first byte waits as long to be read)%n",
-                ttfbBrief(r.loopDelay()));
+                latencyBrief(r.loopDelay()));
         out.printf(Locale.ROOT, "Client CPU:   %.2fs process, %.2fs event loops, %.3f s/GB%n",
                 r.processCpuSeconds(), r.loopCpuSeconds(), r.cpuSecondsPerGB());
     }
 
-    private static String ttfbBrief(Histogram h) {
+    private static String latencyBrief(Histogram h) {
         if (h.getTotalCount() == 0) {
             return "none";
         }
