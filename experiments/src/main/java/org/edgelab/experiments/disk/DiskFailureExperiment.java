@@ -2,7 +2,6 @@ package org.edgelab.experiments.disk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,15 +18,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
-import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.process.disk.CellDisks;
 import org.edgelab.storage.disk.FileSystemShutdown;
 import org.edgelab.experiments.runner.AbstractExperimentPlugin;
-import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.KindChecks;
 import org.edgelab.experiments.runner.LoadColumns;
-import org.edgelab.experiments.runner.Manifest;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
@@ -225,27 +221,21 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
         return new Run(descriptor, options, directory).all();
     }
 
-    /** One run: its folder, manifest and cells. Confined to the calling thread (and each phase's sampler). */
-    private static final class Run {
-        private final Descriptor d;
-        private final RunOptions options;
-        private final Path directory;
-        private final List<Cell> cells;
+    /** One run: its plan and workload, then each cell's phases. Confined to the calling thread (and each phase's sampler). */
+    private static final class Run extends KindRun {
         private final Plan plan;
-        private final Manifest manifest;
-        private final PrintStream progress;
         private final WorkloadPlugin workloadKind;
         private final PluginSettings workloadSettings;
 
         Run(Descriptor d, RunOptions options, Path directory) {
-            this.d = d;
-            this.options = options;
-            this.directory = directory;
-            this.cells = MatrixExpander.expand(d);
+            super(d, options, directory);
             this.plan = plan(PluginSettings.of(d.settings()), d.load().duration());
-            this.progress = options.progress();
             this.workloadKind = WorkloadPlugins.get(d.load().workloadKind());
             this.workloadSettings = PluginSettings.of(d.load().workloadSettings());
+        }
+
+        @Override
+        protected Map<String, String> methods() {
             Map<String, String> methods = new LinkedHashMap<>();
             methods.put("file_systems", "made for each phase and removed after it: ext4 on loop devices over sparse files"
                     + " (mkfs.ext4 -m 0) where the kernel has loop devices, else tmpfs (which can fill but not fail);"
@@ -280,13 +270,13 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             methods.put("series", "series.csv (SeriesCsv, as restart and churn): per loadgen report interval (1 s) of each"
                     + " phase, loadgen's requests, hits, misses, errors, connect errors and body bytes, and a row per event at"
                     + " its instant: disk-fails, disk-heals (unmount begins), disk-mounted, disk-online, disk-first-store");
-            this.manifest = new Manifest(directory.resolve("manifest.json"), d, cells, methods);
+            return methods;
         }
 
         RunResult all() throws IOException {
-            d.notes().forEach(n -> say("note: " + n));
+            sayNotes();
             CellDisks.faultUnavailableReason().ifPresent(r -> say("note: " + r));
-            return CellLoop.inFolder(d, options, directory, cells, manifest, COLUMNS, this::say, this::cell).withNotes(List.of(
+            return inFolder(COLUMNS, this::cell).withNotes(List.of(
                     "fault: " + FileSystemShutdown.METHOD,
                     "heal: raw-log probes a failed disk every disk-probe-interval (1 s) and takes it back, empty, once it"
                             + " answers; disk_back says whether the running store did, heal_to_online_s and heal_to_first_store_s how soon"));
@@ -296,23 +286,21 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             CellDisks.unavailableReason().ifPresent(r -> {
                 throw new IllegalStateException("the disk-failure experiment makes file systems for each cell: " + r);
             });
-            List<ResultRow> rows = new ArrayList<>();
             boolean failure = plan.failure() && disksSetting(cell.server()).isPresent();
             boolean full = plan.full() && usesDisk(cell.server());
             if (!failure && !full) {
                 say("cell " + cell.id() + ": no phase applies (" + cell.server().engine() + " keeps no store on disk)");
             }
-            SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
-            for (int rep = 1; rep <= d.repetitions(); rep++) {
+            return withSeries(cell, (c, rep, series) -> {
+                List<ResultRow> rows = new ArrayList<>();
                 if (failure) {
-                    rows.add(failurePhase(cell, rep, series.phase(rep, FAILURE)));
+                    rows.add(failurePhase(c, rep, series.phase(rep, FAILURE)));
                 }
                 if (full) {
-                    rows.add(fullPhase(cell, rep, series.phase(rep, FULL)));
+                    rows.add(fullPhase(c, rep, series.phase(rep, FULL)));
                 }
-            }
-            series.write(directory);
-            return rows;
+                return rows;
+            });
         }
 
         private Path workDir(Cell cell) throws IOException {
@@ -498,10 +486,6 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             v.put("server_hits", s.totalHits() < 0 ? "" : String.valueOf(s.totalHits()));
             v.put("server_misses", s.totalMisses() < 0 ? "" : String.valueOf(s.totalMisses()));
             return v;
-        }
-
-        private void say(String line) {
-            DiskFailureExperiment.say(progress, line);
         }
 
         /**

@@ -1,7 +1,6 @@
 package org.edgelab.experiments.events;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
-import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.runner.AbstractExperimentPlugin;
 import org.edgelab.experiments.runner.CellResources;
 import org.edgelab.experiments.runner.ExperimentRunner;
@@ -151,25 +149,19 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
         };
     }
 
-    /** One run: its folder, manifest and cells. Confined to the calling thread. */
-    private static final class Run {
-        private final Descriptor d;
-        private final RunOptions options;
-        private final Path directory;
-        private final List<Cell> cells;
+    /** One run: its settings, then the three phases in every repetition. Confined to the calling thread. */
+    private static final class Run extends KindRun {
         private final PluginSettings settings;
         private final int factor;
-        private final Manifest manifest;
-        private final PrintStream progress;
 
         Run(Descriptor d, RunOptions options, Path directory) {
-            this.d = d;
-            this.options = options;
-            this.directory = directory;
-            this.cells = MatrixExpander.expand(d);
+            super(d, options, directory);
             this.settings = PluginSettings.of(d.settings());
             this.factor = settings.integer("churn_factor", 10, 1, 1000);
-            this.progress = options.progress();
+        }
+
+        @Override
+        protected Map<String, String> methods() {
             Map<String, String> methods = new LinkedHashMap<>();
             methods.put("churn", "each repetition on a new store: warm-up pass, load.settle unrecorded of requests for the set"
                     + " alone (nothing new stored), the measured load (phase"
@@ -186,11 +178,12 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
             methods.put("series", "series.csv: each phase per report interval (1 s)");
             methods.put("memory", Manifest.MEMORY_NOTE);
             methods.put("io", Manifest.IO_NOTE);
-            this.manifest = new Manifest(directory.resolve("manifest.json"), d, cells, methods);
+            return methods;
         }
 
         RunResult all() throws IOException {
-            return EventCell.runAll(d, options, directory, cells, manifest, COLUMNS, this::say, this::repetition);
+            sayNotes();
+            return inFolder(COLUMNS, cell -> withSeries(cell, this::repetition));
         }
 
         private List<ResultRow> repetition(Cell cell, int rep, SeriesCsv.Recorder series) throws IOException, InterruptedException {
@@ -265,10 +258,6 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
         private static String figure(Map<String, Double> store, String name) {
             Double value = store.get(name);
             return value == null ? "" : String.valueOf(value.longValue());
-        }
-
-        private void say(String line) {
-            ChurnExperiment.say(progress, line);
         }
     }
 }

@@ -12,17 +12,12 @@ import java.util.function.Consumer;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.Settle;
 import org.edgelab.experiments.matrix.Cell;
-import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.CellResources;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.KindChecks;
 import org.edgelab.experiments.runner.LoadColumns;
-import org.edgelab.experiments.runner.Manifest;
-import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
-import org.edgelab.experiments.runner.RunResult;
-import org.edgelab.experiments.runner.SeriesCsv;
 import org.edgelab.experiments.runner.SteadyRate;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
@@ -74,31 +69,6 @@ final class EventCell implements AutoCloseable {
         this.say = say;
         this.workload = WorkloadPlugins.get(d.load().workloadKind()).create(ExperimentRunner.workloadRequest(d.load(),
                 PluginSettings.of(d.load().workloadSettings()), cell));
-    }
-
-    /** The rows of one repetition of one cell, its series phases added to {@code series}. */
-    @FunctionalInterface
-    interface Repetition {
-        List<ResultRow> run(Cell cell, int repetition, SeriesCsv.Recorder series)
-                throws IOException, InterruptedException;
-    }
-
-    /**
-     * The run both event kinds make ({@link CellLoop#inFolder}): the descriptor's notes said, every cell's repetitions
-     * run in turn, its rows (with {@code columns}) and its {@code series.csv} rows written once all its repetitions are done.
-     */
-    static RunResult runAll(Descriptor d, RunOptions options, Path directory, List<Cell> cells, Manifest manifest,
-                            List<String> columns, Consumer<String> say, Repetition repetition) throws IOException {
-        d.notes().forEach(n -> say.accept("note: " + n));
-        return CellLoop.inFolder(d, options, directory, cells, manifest, columns, say, cell -> {
-            SeriesCsv.Recorder series = new SeriesCsv.Recorder(cell.id());
-            List<ResultRow> rows = new ArrayList<>();
-            for (int rep = 1; rep <= d.repetitions(); rep++) {
-                rows.addAll(repetition.run(cell, rep, series));
-            }
-            series.write(directory);
-            return rows;
-        });
     }
 
     /** A share as a percentage with one decimal, {@code -} for NaN (for the kinds' printed summaries). */

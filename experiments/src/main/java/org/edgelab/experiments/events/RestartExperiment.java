@@ -1,7 +1,6 @@
 package org.edgelab.experiments.events;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +17,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
-import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.runner.AbstractExperimentPlugin;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.Manifest;
@@ -138,23 +136,17 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
         return new Run(descriptor, options, directory).all();
     }
 
-    /** One run: its folder, manifest and cells. Confined to the calling thread. */
-    private static final class Run {
-        private final Descriptor d;
-        private final RunOptions options;
-        private final Path directory;
-        private final List<Cell> cells;
+    /** One run: its plan, then a kill and restart in every repetition. Confined to the calling thread. */
+    private static final class Run extends KindRun {
         private final Plan plan;
-        private final Manifest manifest;
-        private final PrintStream progress;
 
         Run(Descriptor d, RunOptions options, Path directory) {
-            this.d = d;
-            this.options = options;
-            this.directory = directory;
-            this.cells = MatrixExpander.expand(d);
+            super(d, options, directory);
             this.plan = plan(d);
-            this.progress = options.progress();
+        }
+
+        @Override
+        protected Map<String, String> methods() {
             Map<String, String> methods = new LinkedHashMap<>();
             methods.put("restart", String.format(Locale.ROOT, "each repetition on a new store: the warm-up pass, then the measured"
                             + " load (%s); %s into it the server's process and its descendants are SIGKILLed and the same command is"
@@ -178,13 +170,13 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
             methods.put("series", "series.csv: the measured load per report interval (1 s) with rows for the events kill,"
                     + " listening and first-hit");
             methods.put("memory", Manifest.MEMORY_NOTE);
-            this.manifest = new Manifest(directory.resolve("manifest.json"), d, cells, methods);
+            return methods;
         }
 
         RunResult all() throws IOException {
             // the Varnish file note goes with its rows (the summary prints it beside the figures) and the manifest
-            return EventCell.runAll(d, options, directory, cells, manifest, COLUMNS, this::say,
-                    (cell, rep, series) -> List.of(repetition(cell, rep, series)));
+            sayNotes();
+            return inFolder(COLUMNS, cell -> withSeries(cell, (c, rep, series) -> List.of(repetition(c, rep, series))));
         }
 
         private ResultRow repetition(Cell cell, int rep, SeriesCsv.Recorder series) throws IOException, InterruptedException {
@@ -325,10 +317,6 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
 
         private static double secs(Instant from, Instant to) {
             return Duration.between(from, to).toNanos() / 1e9;
-        }
-
-        private void say(String line) {
-            RestartExperiment.say(progress, line);
         }
     }
 }

@@ -1,7 +1,6 @@
 package org.edgelab.experiments.video;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,11 +12,9 @@ import java.util.Locale;
 import java.util.Map;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
-import org.edgelab.experiments.matrix.MatrixExpander;
 import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.runner.AbstractExperimentPlugin;
-import org.edgelab.experiments.runner.CellLoop;
 import org.edgelab.experiments.runner.CellResources;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.KindChecks;
@@ -283,27 +280,21 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
         return new Run(descriptor, options, directory).all();
     }
 
-    /** One run: its folder, manifest and cells. Confined to the calling thread. */
-    private static final class Run {
-        private final Descriptor d;
-        private final RunOptions options;
-        private final Path directory;
-        private final List<Cell> cells;
+    /** One run: its playback, search plan and power meter, then a search in every repetition. Confined to the calling thread. */
+    private static final class Run extends KindRun {
         private final VideoWorkload.Playback playback;
         private final SearchPlan plan;
         private final PowerMeter power;
-        private final Manifest manifest;
-        private final PrintStream progress;
 
         Run(Descriptor d, RunOptions options, Path directory) {
-            this.d = d;
-            this.options = options;
-            this.directory = directory;
-            this.cells = MatrixExpander.expand(d);
+            super(d, options, directory);
             this.playback = VideoWorkload.playback(PluginSettings.of(d.load().workloadSettings()));
             this.plan = plan(PluginSettings.of(d.settings()));
             this.power = d.hardware().powerMeter();
-            this.progress = options.progress();
+        }
+
+        @Override
+        protected Map<String, String> methods() {
             Map<String, String> methods = new LinkedHashMap<>();
             methods.put("search", "loadgen VideoRunner.search, " + plan.describe() + "; each step at most "
                     + Durations.format(plan.warmUp()) + " unmeasured (until every stream has filled its look-ahead) then a "
@@ -342,13 +333,13 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
                     + " target cannot measure its processes (embedded) it is the JVM's CPU time, load generator included"
                     + " (cpu_method says which)");
             methods.put("power", power.method() + "; over the whole search of each repetition");
-            this.manifest = new Manifest(directory.resolve("manifest.json"), d, cells, methods);
+            return methods;
         }
 
         RunResult all() throws IOException {
-            d.notes().forEach(n -> say("note: " + n));
+            sayNotes();
             say("note: " + scalingNote(playback.bitrateBytesPerSecond()));
-            RunResult result = CellLoop.inFolder(d, options, directory, cells, manifest, COLUMNS, this::say, this::cell);
+            RunResult result = inFolder(COLUMNS, this::cell);
             List<String> notes = new ArrayList<>();
             notes.add("playback: " + playbackNote());
             notes.add("scaling: " + scalingNote(playback.bitrateBytesPerSecond()));
@@ -386,7 +377,7 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
                         rows.add(repetition(target, running, resources, cell, rep));
                     }
                 }
-                manifest.cellDetail(cell.id(), "memory", resources.manifestEntry());
+                manifest().cellDetail(cell.id(), "memory", resources.manifestEntry());
             } finally {
                 RunFolders.deleteRecursively(storeDir);
                 RunFolders.deleteIfEmpty(workDir);
@@ -636,10 +627,6 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
 
         private static String delta(long before, long after) {
             return before < 0 || after < 0 ? "" : String.valueOf(after - before);
-        }
-
-        private void say(String line) {
-            VideoStreamsExperiment.say(progress, line);
         }
     }
 }
