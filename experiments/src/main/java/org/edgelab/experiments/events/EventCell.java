@@ -1,7 +1,6 @@
 package org.edgelab.experiments.events;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,16 +12,14 @@ import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.descriptor.Settle;
 import org.edgelab.experiments.matrix.Cell;
 import org.edgelab.experiments.runner.CellResources;
+import org.edgelab.experiments.runner.CellServer;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.KindChecks;
 import org.edgelab.experiments.runner.LoadColumns;
-import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.SteadyRate;
 import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
-import org.edgelab.experiments.target.Target;
-import org.edgelab.experiments.target.Targets;
 import org.edgelab.experiments.workload.WorkloadPlugins;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
@@ -36,10 +33,11 @@ import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.SettingException;
 
 /**
- * One repetition of one cell of an event experiment on its target: a new store ({@code stores/<cell>-r<rep>}), the
- * server's memory cgroup and resource samples ({@link CellResources}), the cell's {@code objects} workload, its warm-up
- * pass, loads of the cell's connections and the columns a measured load gives a row. {@link #close()} stops the target,
- * removes the cgroup and deletes the store, also after a failure. Not thread-safe: owned by the runner's thread.
+ * One repetition of one cell of an event experiment on its target: its server on a new store
+ * ({@code stores/<cell>-r<rep>}) with its memory cgroup and resource samples ({@link CellServer}), the cell's
+ * {@code objects} workload, its warm-up pass, loads of the cell's connections and the columns a measured load gives a
+ * row. {@link #close()} stops the target, removes the cgroup and deletes the store, also after a failure. Not
+ * thread-safe: owned by the runner's thread.
  */
 final class EventCell implements AutoCloseable {
 
@@ -47,25 +45,18 @@ final class EventCell implements AutoCloseable {
     private final Cell cell;
     private final int repetition;
     private final Path directory;
-    private final Path storeDir;
-    private final Path workDir;
-    private final Target target;
-    private final CellResources resources;
+    private final CellServer server;
     private final RunningTarget running;
     private final Workload workload;
     private final Consumer<String> say;
 
-    private EventCell(Descriptor d, Cell cell, int repetition, Path directory, Path storeDir, Path workDir, Target target,
-                      CellResources resources, RunningTarget running, Consumer<String> say) {
+    private EventCell(Descriptor d, Cell cell, int repetition, Path directory, CellServer server, Consumer<String> say) {
         this.d = d;
         this.cell = cell;
         this.repetition = repetition;
         this.directory = directory;
-        this.storeDir = storeDir;
-        this.workDir = workDir;
-        this.target = target;
-        this.resources = resources;
-        this.running = running;
+        this.server = server;
+        this.running = server.running();
         this.say = say;
         this.workload = WorkloadPlugins.get(d.load().workloadKind()).create(ExperimentRunner.workloadRequest(d.load(),
                 PluginSettings.of(d.load().workloadSettings()), cell));
@@ -90,28 +81,11 @@ final class EventCell implements AutoCloseable {
     /** Starts {@code cell}'s target on a new store for {@code repetition}; on failure leaves nothing behind. */
     static EventCell start(Descriptor d, RunOptions options, Path directory, Cell cell, int repetition, Consumer<String> say)
             throws IOException {
-        String name = cell.fileName() + "-r" + repetition;
-        Path storeDir = (options.storeRoot() != null ? options.storeRoot() : directory.resolve("stores")).resolve(name);
-        Path workDir = directory.resolve("targets").resolve(name);
-        Files.createDirectories(workDir);
-        Target target = Targets.get(cell.server().target());
-        CellResources resources = null;
+        CellServer server = CellServer.start(d, options, directory, cell, cell.fileName() + "-r" + repetition);
         try {
-            resources = CellResources.open(target, cell.server(), d.hardware().memoryBytes(), d.name() + "-" + name, storeDir);
-            RunningTarget running = target.start(cell.server(),
-                    ExperimentRunner.targetContext(d, storeDir, workDir, resources.cgroup()));
-            try {
-                return new EventCell(d, cell, repetition, directory, storeDir, workDir, target, resources, running, say);
-            } catch (RuntimeException e) {
-                running.close();
-                throw e;
-            }
-        } catch (IOException | RuntimeException e) {
-            if (resources != null) {
-                resources.close();
-            }
-            RunFolders.deleteRecursively(storeDir);
-            RunFolders.deleteIfEmpty(workDir);
+            return new EventCell(d, cell, repetition, directory, server, say);
+        } catch (RuntimeException e) {
+            server.close();
             throw e;
         }
     }
@@ -121,11 +95,7 @@ final class EventCell implements AutoCloseable {
     }
 
     CellResources resources() {
-        return resources;
-    }
-
-    Target target() {
-        return target;
+        return server.resources();
     }
 
     /** The cell's measured workload (its set, first-time share and popularity). */
@@ -247,15 +217,6 @@ final class EventCell implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            running.close();
-        } finally {
-            try {
-                resources.close();
-            } finally {
-                RunFolders.deleteRecursively(storeDir);
-                RunFolders.deleteIfEmpty(workDir);
-            }
-        }
+        server.close();
     }
 }

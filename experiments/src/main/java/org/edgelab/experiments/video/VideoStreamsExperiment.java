@@ -2,7 +2,6 @@ package org.edgelab.experiments.video;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,11 +15,11 @@ import org.edgelab.experiments.power.PowerMeter;
 import org.edgelab.experiments.power.PowerReading;
 import org.edgelab.experiments.runner.AbstractExperimentPlugin;
 import org.edgelab.experiments.runner.CellResources;
+import org.edgelab.experiments.runner.CellServer;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.KindChecks;
 import org.edgelab.experiments.runner.Manifest;
 import org.edgelab.experiments.runner.ResultRow;
-import org.edgelab.experiments.runner.RunFolders;
 import org.edgelab.experiments.runner.RunOptions;
 import org.edgelab.experiments.runner.RunResult;
 import org.edgelab.experiments.runner.SettledCounters;
@@ -30,7 +29,6 @@ import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.ServerStatsReader;
 import org.edgelab.experiments.target.Target;
-import org.edgelab.experiments.target.Targets;
 import org.edgelab.experiments.workload.VideoWorkload;
 import org.edgelab.link.LinkUnavailableException;
 import org.edgelab.loadgen.LinkEmulation;
@@ -355,11 +353,6 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
         }
 
         private List<ResultRow> cell(Cell cell) throws IOException, InterruptedException {
-            Path storeDir = (options.storeRoot() != null ? options.storeRoot() : directory.resolve("stores")).resolve(cell.fileName());
-            Path workDir = directory.resolve("targets").resolve(cell.fileName());
-            Files.createDirectories(workDir);
-            Target target = Targets.get(cell.server().target());
-            List<ResultRow> rows = new ArrayList<>();
             Descriptor.Link link = cell.link();
             if (!link.isNone() && link.emulation().equals("kernel")) {
                 // the players' link is loadgen's user-space one; a kernel link here would be a silent downgrade
@@ -369,18 +362,12 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
                 }
                 say("link " + link.name() + ": user-space (video-streams plays over the user-space link only; the descriptor allows the fallback)");
             }
-            try (CellResources resources = CellResources.open(target, cell.server(), d.hardware().memoryBytes(),
-                    d.name() + "-" + cell.fileName(), storeDir)) {
-                try (RunningTarget running = target.start(cell.server(),
-                        ExperimentRunner.targetContext(d, storeDir, workDir, resources.cgroup()))) {
-                    for (int rep = 1; rep <= d.repetitions(); rep++) {
-                        rows.add(repetition(target, running, resources, cell, rep));
-                    }
+            List<ResultRow> rows = new ArrayList<>();
+            try (CellServer server = CellServer.start(d, options, directory, cell, cell.fileName())) {
+                for (int rep = 1; rep <= d.repetitions(); rep++) {
+                    rows.add(repetition(server.target(), server.running(), server.resources(), cell, rep));
                 }
-                manifest().cellDetail(cell.id(), "memory", resources.manifestEntry());
-            } finally {
-                RunFolders.deleteRecursively(storeDir);
-                RunFolders.deleteIfEmpty(workDir);
+                manifest().cellDetail(cell.id(), "memory", server.resources().manifestEntry());
             }
             return rows;
         }
