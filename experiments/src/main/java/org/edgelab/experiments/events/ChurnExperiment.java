@@ -24,11 +24,10 @@ import org.edgelab.experiments.runner.SettledCounters;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.ServerStatsReader;
+import org.edgelab.experiments.workload.NumberedObjects;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
-import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
 import org.edgelab.plugin.SettingException;
@@ -128,25 +127,7 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
 
     /** A workload of {@code count} objects of {@code size} bytes no request has asked for before, ids {@code prefix<n>}. */
     static Workload neverSeen(String prefix, long size, long count) {
-        return new Workload() {
-            @Override
-            public RequestGenerator newGenerator(long seed) {
-                return (ticket, slot) -> {
-                    String id = prefix + ticket;
-                    slot.full(SyntheticPaths.path(id, size), id, size);
-                };
-            }
-
-            @Override
-            public long size() {
-                return count;
-            }
-
-            @Override
-            public String describe() {
-                return count + " never-seen objects of " + ByteSize.format(size);
-            }
-        };
+        return new NumberedObjects(prefix, 0, count, size, count + " never-seen objects of " + ByteSize.format(size));
     }
 
     /** One run: its settings, then the three phases in every repetition. Confined to the calling thread. */

@@ -29,6 +29,7 @@ import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerCounters;
 import org.edgelab.experiments.target.ServerStatsReader;
 import org.edgelab.experiments.target.Target;
+import org.edgelab.experiments.workload.NumberedObjects;
 import org.edgelab.experiments.workload.VideoWorkload;
 import org.edgelab.link.LinkUnavailableException;
 import org.edgelab.loadgen.LinkEmulation;
@@ -41,9 +42,7 @@ import org.edgelab.loadgen.video.VideoConfig;
 import org.edgelab.loadgen.video.VideoPhase;
 import org.edgelab.loadgen.video.VideoResult;
 import org.edgelab.loadgen.video.VideoRunner;
-import org.edgelab.loadgen.workload.RequestGenerator;
 import org.edgelab.loadgen.workload.Workload;
-import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
 import org.edgelab.plugin.SettingException;
@@ -582,25 +581,8 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
             long objectSize = config.frameBytes() * config.framesPerObject();
             int objects = to - from;
             say(String.format(Locale.ROOT, "  warm-up: stream objects %d to %d of %.1f MB each, unmeasured", from, to - 1, objectSize / 1e6));
-            Workload streamObjects = new Workload() {
-                @Override
-                public RequestGenerator newGenerator(long seed) {
-                    return (ticket, slot) -> {
-                        String id = config.namespace() + (from + ticket);
-                        slot.full(SyntheticPaths.path(id, objectSize), id, objectSize);
-                    };
-                }
-
-                @Override
-                public long size() {
-                    return objects;
-                }
-
-                @Override
-                public String describe() {
-                    return "warm-up: stream objects " + from + " to " + (to - 1) + " once each";
-                }
-            };
+            Workload streamObjects = new NumberedObjects(config.namespace(), from, objects, objectSize,
+                    "warm-up: stream objects " + from + " to " + (to - 1) + " once each");
             int connections = Math.min(objects, 8);
             LoadResult warm = LoadRunner.run(LoadConfig.builder().url(running.clientUri()).connections(connections)
                     .threads(Math.min(d.load().threads(), connections)).requests(objects)
