@@ -117,7 +117,7 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
 
     public DiskFailureExperiment() {
         super("disk-failure", "a store over several file systems, one failed for real under load and healed; a file system too small for the store",
-                SETTINGS);
+                SETTINGS, Run::new);
     }
 
     /** The checked settings. */
@@ -216,11 +216,6 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
         out.flush();
     }
 
-    @Override
-    protected RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException {
-        return new Run(descriptor, options, directory).all();
-    }
-
     /** One run: its plan and workload, then each cell's phases. Confined to the calling thread (and each phase's sampler). */
     private static final class Run extends KindRun {
         private final Plan plan;
@@ -273,7 +268,8 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
             return methods;
         }
 
-        RunResult all() throws IOException {
+        @Override
+        protected RunResult all() throws IOException {
             sayNotes();
             CellDisks.faultUnavailableReason().ifPresent(r -> say("note: " + r));
             return inFolder(COLUMNS, this::cell).withNotes(List.of(

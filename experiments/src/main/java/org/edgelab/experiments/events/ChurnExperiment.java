@@ -67,7 +67,7 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
 
     public ChurnExperiment() {
         super("churn", "write many times the store's capacity of never-seen objects, then the steady state against the same store fresh",
-                SETTINGS);
+                SETTINGS, Run::new);
     }
 
     @Override
@@ -120,11 +120,6 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
         out.flush();
     }
 
-    @Override
-    protected RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException {
-        return new Run(descriptor, options, directory).all();
-    }
-
     /** A workload of {@code count} objects of {@code size} bytes no request has asked for before, ids {@code prefix<n>}. */
     static Workload neverSeen(String prefix, long size, long count) {
         return new NumberedObjects(prefix, 0, count, size, count + " never-seen objects of " + ByteSize.format(size));
@@ -162,7 +157,8 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
             return methods;
         }
 
-        RunResult all() throws IOException {
+        @Override
+        protected RunResult all() throws IOException {
             sayNotes();
             return inFolder(COLUMNS, cell -> withSeries(cell, this::repetition));
         }

@@ -72,7 +72,7 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
 
     public RestartExperiment() {
         super("restart", "SIGKILL the server mid-load and restart it on the same store: hit ratio recovery, refetched bytes, errors in the gap",
-                SETTINGS);
+                SETTINGS, Run::new);
     }
 
     /** The settings, checked. */
@@ -131,11 +131,6 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
         out.flush();
     }
 
-    @Override
-    protected RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException {
-        return new Run(descriptor, options, directory).all();
-    }
-
     /** One run: its plan, then a kill and restart in every repetition. Confined to the calling thread. */
     private static final class Run extends KindRun {
         private final Plan plan;
@@ -173,7 +168,8 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
             return methods;
         }
 
-        RunResult all() throws IOException {
+        @Override
+        protected RunResult all() throws IOException {
             // the Varnish file note goes with its rows (the summary prints it beside the figures) and the manifest
             sayNotes();
             return inFolder(COLUMNS, cell -> withSeries(cell, (c, rep, series) -> List.of(repetition(c, rep, series))));

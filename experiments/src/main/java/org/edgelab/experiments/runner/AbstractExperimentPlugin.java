@@ -13,21 +13,24 @@ import org.edgelab.plugin.Setting;
 
 /**
  * What the experiment kinds that drive loadgen themselves ({@code restart}, {@code churn}, {@code disk-failure},
- * {@code video-streams}) share as plugins: a name, a description and settings fixed at construction, a run in a run
- * folder opened by {@link RunFolders#open}, the state and steps of one such run ({@link KindRun}), and the progress lines
- * ({@link KindChecks} holds the descriptor checks they make alike, {@link CellLoop#inFolder} the run loop). Subclasses are
- * final and stateless; thread-safe.
+ * {@code video-streams}) share as plugins: a name, a description, settings and the kind's {@link KindRun} fixed at
+ * construction, each run made in a run folder opened by {@link RunFolders#open}, the state and steps of such a run, and
+ * the summaries' {@link #dash} ({@link KindChecks} holds the descriptor checks they make alike, {@link CellLoop#inFolder}
+ * the run loop). Subclasses are final and stateless; thread-safe.
  */
 public abstract class AbstractExperimentPlugin implements ExperimentPlugin {
 
     private final String name;
     private final String description;
     private final List<Setting> settings;
+    private final KindRun.Factory runs;
 
-    protected AbstractExperimentPlugin(String name, String description, List<Setting> settings) {
+    /** A kind named {@code name} whose every run is one {@code runs} makes (a run folder, then {@link KindRun#all()}). */
+    protected AbstractExperimentPlugin(String name, String description, List<Setting> settings, KindRun.Factory runs) {
         this.name = name;
         this.description = description;
         this.settings = List.copyOf(settings);
+        this.runs = runs;
     }
 
     @Override
@@ -45,20 +48,10 @@ public abstract class AbstractExperimentPlugin implements ExperimentPlugin {
         return settings;
     }
 
+    /** Runs the experiment in its run folder (new, or the one being resumed) and returns what the folder holds. */
     @Override
     public final RunResult run(Descriptor descriptor, RunOptions options) throws IOException {
-        return run(descriptor, options, RunFolders.open(descriptor, options));
-    }
-
-    /** Runs the experiment in its run folder {@code directory} (new, or the one being resumed). */
-    protected abstract RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException;
-
-    /** Prints {@code line} to {@code out} (null: nowhere) at once. */
-    protected static void say(PrintStream out, String line) {
-        if (out != null) {
-            out.println(line);
-            out.flush();
-        }
+        return runs.create(descriptor, options, RunFolders.open(descriptor, options)).all();
     }
 
     /** {@code s}, or {@code -} when null or empty (for the kinds' printed summaries). */
@@ -73,6 +66,12 @@ public abstract class AbstractExperimentPlugin implements ExperimentPlugin {
      * to the thread that runs it (and helpers a kind starts itself).
      */
     protected abstract static class KindRun {
+
+        /** Makes a kind's run in the run folder {@code directory} (new, or the one being resumed); a kind's run constructor. */
+        @FunctionalInterface
+        public interface Factory {
+            KindRun create(Descriptor d, RunOptions options, Path directory);
+        }
 
         /** The rows of one repetition of one cell, its series phases added to {@code series}. */
         @FunctionalInterface
@@ -94,6 +93,9 @@ public abstract class AbstractExperimentPlugin implements ExperimentPlugin {
             this.cells = MatrixExpander.expand(d);
             this.progress = options.progress();
         }
+
+        /** Runs the kind's cells ({@link #inFolder}) and returns what the run folder holds, with the kind's own notes. */
+        protected abstract RunResult all() throws IOException;
 
         /** How each figure of the kind is obtained: the manifest's {@code methods}, asked once, as the cells start. */
         protected abstract Map<String, String> methods();
@@ -137,7 +139,10 @@ public abstract class AbstractExperimentPlugin implements ExperimentPlugin {
 
         /** Prints {@code line} to the run's progress stream (none: nowhere) at once. */
         protected final void say(String line) {
-            AbstractExperimentPlugin.say(progress, line);
+            if (progress != null) {
+                progress.println(line);
+                progress.flush();
+            }
         }
     }
 }

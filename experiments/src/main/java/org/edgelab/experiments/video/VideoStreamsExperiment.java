@@ -117,7 +117,7 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
 
     public VideoStreamsExperiment() {
         super("video-streams", "stream-count search: the most look-ahead players each server build sustains under the health rule (report C)",
-                SETTINGS);
+                SETTINGS, Run::new);
     }
 
     @Override
@@ -272,11 +272,6 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
         }
     }
 
-    @Override
-    protected RunResult run(Descriptor descriptor, RunOptions options, Path directory) throws IOException {
-        return new Run(descriptor, options, directory).all();
-    }
-
     /** One run: its playback, search plan and power meter, then a search in every repetition. Confined to the calling thread. */
     private static final class Run extends KindRun {
         private final VideoWorkload.Playback playback;
@@ -333,7 +328,8 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
             return methods;
         }
 
-        RunResult all() throws IOException {
+        @Override
+        protected RunResult all() throws IOException {
             sayNotes();
             say("note: " + scalingNote(playback.bitrateBytesPerSecond()));
             RunResult result = inFolder(COLUMNS, this::cell);
