@@ -306,9 +306,8 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
         }
 
         private ResultRow failurePhase(Cell cell, int rep, SeriesCsv.Recorder.Phase phase) throws IOException, InterruptedException {
-            say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: disk-failure over %d disks, disk %d fails at %s",
-                    cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), plan.disks(), plan.failDisk(),
-                    Durations.format(plan.failAt())));
+            sayRepetition(cell, rep, "disk-failure over " + plan.disks() + " disks, disk " + plan.failDisk() + " fails at "
+                    + Durations.format(plan.failAt()));
             Path storeDir = directory.resolve("stores").resolve(cell.fileName() + "-r" + rep + "-failure");
             try (CellDisks disks = CellDisks.make(plan.disks(), plan.diskSize())) {
                 if (!disks.canFail()) {
@@ -337,9 +336,8 @@ public final class DiskFailureExperiment extends AbstractExperimentPlugin {
         }
 
         private ResultRow fullPhase(Cell cell, int rep, SeriesCsv.Recorder.Phase phase) throws IOException, InterruptedException {
-            say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: full-fs, a %s file system under the store, %s of objects",
-                    cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), ByteSize.format(plan.fullFsSize()),
-                    ByteSize.format(plan.fullWorkingSet())));
+            sayRepetition(cell, rep, "full-fs, a " + ByteSize.format(plan.fullFsSize()) + " file system under the store, "
+                    + ByteSize.format(plan.fullWorkingSet()) + " of objects");
             try (CellDisks disks = CellDisks.make(1, plan.fullFsSize())) {
                 Path storeDir = disks.dirs().get(0).resolve("store");
                 Files.createDirectories(storeDir);

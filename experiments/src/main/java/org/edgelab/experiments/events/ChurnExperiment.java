@@ -167,8 +167,8 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
             long capacity = capacity(cell.server(), settings);
             long size = cell.objectSize().bytes();
             long count = (factor * capacity + size - 1) / size;
-            say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: fresh store, then %d x %s of churn (%d objects), then churned",
-                    cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), factor, ByteSize.format(capacity), count));
+            sayRepetition(cell, rep, String.format(Locale.ROOT, "fresh store, then %d x %s of churn (%d objects), then churned",
+                    factor, ByteSize.format(capacity), count));
             try (EventCell c = EventCell.start(d, options, directory, cell, rep, this::say)) {
                 c.warmUp(c.seed(0x5bd1e995L));
                 c.settleOnSet(c.seed(0x27d4eb2dL));

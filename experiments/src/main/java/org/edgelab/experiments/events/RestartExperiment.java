@@ -176,9 +176,8 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
         }
 
         private ResultRow repetition(Cell cell, int rep, SeriesCsv.Recorder series) throws IOException, InterruptedException {
-            say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: warm-up, then %s of load with a SIGKILL and restart at %s",
-                    cell.index() + 1, cells.size(), rep, d.repetitions(), cell.id(), Durations.format(d.load().duration()),
-                    Durations.format(plan.killAt())));
+            sayRepetition(cell, rep, "warm-up, then " + Durations.format(d.load().duration())
+                    + " of load with a SIGKILL and restart at " + Durations.format(plan.killAt()));
             try (EventCell c = EventCell.start(d, options, directory, cell, rep, this::say)) {
                 ServerRestart restart = c.running().restart().orElseThrow(() -> new IOException("the " + cell.server().target()
                         + " target cannot kill and restart its server; run EdgeLab's builds on the process target (target: process)"));

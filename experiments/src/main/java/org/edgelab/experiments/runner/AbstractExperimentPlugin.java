@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.edgelab.experiments.descriptor.Descriptor;
 import org.edgelab.experiments.matrix.Cell;
@@ -135,6 +136,12 @@ public abstract class AbstractExperimentPlugin implements ExperimentPlugin {
         /** Prints the descriptor's notes as {@code note:} lines. */
         protected final void sayNotes() {
             d.notes().forEach(n -> say("note: " + n));
+        }
+
+        /** Prints the line that starts repetition {@code rep} of {@code cell}: where it is in the run, then {@code what}. */
+        protected final void sayRepetition(Cell cell, int rep, String what) {
+            say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: %s", cell.index() + 1, cells.size(), rep,
+                    d.repetitions(), cell.id(), what));
         }
 
         /** Prints {@code line} to the run's progress stream (none: nowhere) at once. */

@@ -369,8 +369,7 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
 
         private ResultRow repetition(Target kind, RunningTarget running, CellResources resources, Cell cell, int rep)
                 throws IOException, InterruptedException {
-            say(String.format(Locale.ROOT, "cell %d of %d, rep %d/%d, %s: %s", cell.index() + 1, cells.size(), rep,
-                    d.repetitions(), cell.id(), plan.describe()));
+            sayRepetition(cell, rep, plan.describe());
             Descriptor.Link link = cell.link();
             VideoConfig config = playback.apply(VideoConfig.builder())
                     .url(running.clientUri().toString())
