@@ -50,7 +50,9 @@ import org.edgelab.units.ByteSize;
  * costs the object one of its at most seven counted reads; writers leave the last 1/32 of each
  * segment to such copies, so what one segment holds always fits in the next), and the rest is
  * evicted: the warm set survives the log wrapping around. Policy {@code fifo} evicts the oldest
- * segment whole. One slot is kept free so re-appending always has room. Free space never fragments.
+ * segment whole. One slot is kept free so re-appending always has room; when readers pinned a reclaimed segment
+ * while its objects were re-appended, it drains before reuse, and the next rotation waits for it (up to a second,
+ * once) rather than evict the next segment's read objects with nowhere to re-append them. Free space never fragments.
  *
  * <p><b>Reuse and zero-copy.</b> Hits are offered as file slices (sendfile). A socket keeps references to
  * the pages it was given until the client reads them, so a slot is punched out (its pages dropped,

@@ -58,6 +58,28 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         }
     }
 
+    /** Whether {@code victim} holds bytes of objects read since written, which {@code reinsert} keeps when it can. */
+    @Override
+    public boolean wouldLose(Segment victim) {
+        if (policy != RawLogConfig.Policy.REINSERT) {
+            return false;
+        }
+        long[] victimGeneration = {victim.generation()};
+        boolean[] read = {false};
+        slots.lookupLock().lock();
+        try {
+            index.forEach((hash, location, extent) -> {
+                if (!read[0] && LogIndex.hits(location) > 0) {
+                    long high = slots.get(LogIndex.slot(location)).generation();
+                    read[0] = LogIndex.touches(victimGeneration, high - LogIndex.span(extent), high);
+                }
+            });
+        } finally {
+            slots.lookupLock().unlock();
+        }
+        return read[0];
+    }
+
     /**
      * Re-appends, into the active segment, the bytes that objects read since they were written
      * keep in the victim segment (an object's other extents stay where they are), for as many

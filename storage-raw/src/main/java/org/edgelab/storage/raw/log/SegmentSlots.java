@@ -30,11 +30,18 @@ import org.edgelab.storage.api.StorageFullException;
  * device throttles. A change to a slot's state or pins holds the lookup lock (and the store's lock, but for pins);
  * a read holds either. Whoever takes both takes the store's lock first. A slot reclaimed while a lookup pinned it
  * (its warm objects were being re-appended, which the lookup lock does not cover) is not reused until its last pin
- * is released: it drains first. The background punch takes no lock; an activation that needs its slot waits for it.
+ * is released: it drains first. A rotation that then finds no free slot waits a while for it rather than evict a
+ * segment of read objects with nowhere to re-append them. The background punch takes no lock; an activation that
+ * needs its slot waits for it.
  */
 final class SegmentSlots {
 
     private static final long MAX_EXTENT = 1L << 20;
+    /**
+     * How long a rotation waits for a draining slot rather than evict read objects without re-appending them: the
+     * pins it waits for are readers that began during a reclaim's copy, which hold their object for one reply.
+     */
+    static final long DRAIN_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
     /** Decides what happens to the objects of a segment about to be reclaimed. */
     interface Reclaimer {
@@ -44,6 +51,11 @@ final class SegmentSlots {
          * lookup lock not, so lookups go on while it copies (it takes the lookup lock to read and change the index).
          */
         void reclaiming(Segment victim, boolean mayCopyForward);
+
+        /** Whether reclaiming {@code victim} with nothing re-appended would evict objects this reclaimer keeps. */
+        default boolean wouldLose(Segment victim) {
+            return false;
+        }
     }
 
     /**
@@ -73,6 +85,11 @@ final class SegmentSlots {
     private final ArrayDeque<Segment> sealed = new ArrayDeque<>();
     /** Reclaimed slots that a lookup pinned while they were reclaimed: FREE once their last pin is released. */
     private final ArrayDeque<Segment> draining = new ArrayDeque<>();
+    /** Signalled (lookup lock) when the last pin of a draining slot is released. */
+    private final java.util.concurrent.locks.Condition drained;
+    /** Draining slots a rotation already waited for in vain (store's lock): one slow reader stalls writes once. */
+    private final java.util.Set<Segment> waitedOut =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private DirectIo direct = DirectIo.off();
     private boolean punchBeforeReuse;
     private java.util.concurrent.ExecutorService puncher;
@@ -85,6 +102,7 @@ final class SegmentSlots {
     SegmentSlots(int count, long segmentSize, DiskHealth disks, ReentrantLock lock, ReentrantLock lookupLock) {
         this.lock = lock;
         this.lookupLock = lookupLock;
+        this.drained = lookupLock.newCondition();
         this.disks = disks;
         this.segmentSize = segmentSize;
         this.writerEnd = segmentSize - copyReserve(segmentSize);
@@ -394,8 +412,8 @@ final class SegmentSlots {
             if (!disks.anyOnline()) {
                 throw new StorageException("raw-log has no online disk left: " + disks.summary());
             }
-            if (free.isEmpty() && !freeDrained()) {
-                reclaim(false);
+            if (free.isEmpty() && !freeDrained() && !awaitDrainedRatherThanLoseRead()) {
+                reclaim(false); // no active segment to re-append into: everything in the victim is evicted
             }
             Segment s = takeFree(fullDisks);
             if (s == null) {
@@ -468,6 +486,51 @@ final class SegmentSlots {
             free.remove(best);
         }
         return best;
+    }
+
+    /**
+     * With no free slot, a rotation has to reclaim a segment with nothing to re-append its objects into. When the slot
+     * kept free is draining instead (readers pinned it while its read objects were re-appended, so every reclaim of a
+     * segment of warm objects risks it) and that reclaim would evict objects the reclaimer keeps, waits up to
+     * {@link #DRAIN_WAIT_NANOS} for the draining slot, once per slot; returns whether a slot is free now. The store's
+     * lock held, the lookup lock not (readers release their pins under it alone, so lookups go on meanwhile).
+     */
+    private boolean awaitDrainedRatherThanLoseRead() {
+        waitedOut.retainAll(draining);
+        if (draining.isEmpty() || waitedOut.containsAll(draining)) {
+            return false;
+        }
+        Segment next = null;
+        lookupLock.lock();
+        try {
+            for (Segment s : sealed) {
+                if (!s.isPinned()) {
+                    next = s;
+                    break;
+                }
+            }
+        } finally {
+            lookupLock.unlock();
+        }
+        if (next == null || !reclaimer.wouldLose(next)) {
+            return false;
+        }
+        long left = DRAIN_WAIT_NANOS;
+        lookupLock.lock();
+        try {
+            while (left > 0 && draining.stream().allMatch(Segment::isPinned)) {
+                left = drained.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lookupLock.unlock();
+        }
+        if (freeDrained()) {
+            return true;
+        }
+        waitedOut.addAll(draining);
+        return false;
     }
 
     /**
@@ -604,7 +667,11 @@ final class SegmentSlots {
                 return;
             }
             for (int i = 0; i < set.size(); i++) {
-                set.get(i).unpin();
+                Segment s = set.get(i);
+                s.unpin();
+                if (!s.isPinned() && s.state() == SlotState.FREE) {
+                    drained.signalAll(); // a draining slot may be reused now (see awaitDrainedRatherThanLoseRead)
+                }
             }
         } finally {
             lookupLock.unlock();
