@@ -193,30 +193,11 @@ class LinkCleanupTest {
 
     private static void assertGone(List<String> namespaces, long delayLinePid) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline && (namespaces.stream().anyMatch(NetworkNamespace::exists) || !ended(delayLinePid))) {
+        while (System.nanoTime() < deadline && (namespaces.stream().anyMatch(NetworkNamespace::exists) || !ProcessEnd.ended(delayLinePid))) {
             Thread.sleep(50);
         }
         assertThat(namespaces).allSatisfy(n -> assertThat(NetworkNamespace.exists(n)).as(n).isFalse());
-        assertThat(ended(delayLinePid)).as("delay line ended").isTrue();
-    }
-
-    /**
-     * Whether process {@code pid} has ended: gone, or a zombie not yet reaped. A killed JVM's delay line is an orphan,
-     * reaped whenever the process that adopts it gets to it (an init here took 1.6 s, where the namespaces were gone in
-     * 70 ms); {@link ProcessHandle#isAlive} is true until then, though the process has exited and holds nothing.
-     */
-    private static boolean ended(long pid) {
-        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return true;
-        }
-        try {
-            // the state is the first field after the command's closing parenthesis
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            char state = stat.charAt(stat.lastIndexOf(')') + 2);
-            return state == 'Z' || state == 'X';
-        } catch (IOException e) {
-            return true; // reaped between the two reads
-        }
+        assertThat(ProcessEnd.ended(delayLinePid)).as("delay line ended").isTrue();
     }
 
     /** A JVM running {@link HoldLink}. */
