@@ -1,13 +1,12 @@
 package org.edgelab.peers;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.edgelab.experiments.process.LoopbackPorts;
 import org.edgelab.experiments.process.ManagedProcess;
 
 /**
@@ -64,7 +63,7 @@ public final class PeerLauncher {
     public static Launched launch(String name, Path workDir, Duration timeout, String readyPath, Configurer configurer)
             throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
-            int port = freeLoopbackPort();
+            int port = LoopbackPorts.free();
             List<String> command = configurer.configure(port);
             ManagedProcess process = ManagedProcess.start(name, command, workDir);
             try {
@@ -76,7 +75,7 @@ public final class PeerLauncher {
                     continue;
                 }
                 if (attempt == 1 && e instanceof IOException && crashedBySignal(process)) {
-                    Path kept = keepLog(process, "crash-1");
+                    Path kept = process.keepLog("crash-1");
                     LOG.log(System.Logger.Level.WARNING, "{0} crashed during start-up ({1}); starting it once more"
                             + " (its log is kept in {2})", name, e.getMessage().lines().findFirst().orElse(""), kept);
                     continue;
@@ -94,24 +93,5 @@ public final class PeerLauncher {
      */
     private static boolean crashedBySignal(ManagedProcess process) {
         return process.exitStatus().filter(status -> status > 128).isPresent();
-    }
-
-    /** Renames the process's log so the next start does not overwrite it; returns where it went. */
-    private static Path keepLog(ManagedProcess process, String suffix) {
-        Path log = process.log();
-        Path kept = log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + "." + suffix + ".log");
-        try {
-            java.nio.file.Files.move(log, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            return kept;
-        } catch (IOException e) {
-            return log;
-        }
-    }
-
-    /** A loopback port that was free a moment ago. */
-    public static int freeLoopbackPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -118,6 +119,20 @@ public final class ManagedProcess implements AutoCloseable {
         if (System.nanoTime() > deadline) {
             throw new IOException(name + " did not " + what + " within " + timeout.toSeconds() + " s; last lines of "
                     + log + ":\n" + tail(20));
+        }
+    }
+
+    /**
+     * Renames the log to {@code <name>.<suffix>.log} beside it, so that a new start under the same name does not overwrite
+     * it, and returns where it went (the log itself if it could not be renamed). Call once the process has ended.
+     */
+    public Path keepLog(String suffix) {
+        Path kept = log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + "." + suffix + ".log");
+        try {
+            Files.move(log, kept, StandardCopyOption.REPLACE_EXISTING);
+            return kept;
+        } catch (IOException e) {
+            return log;
         }
     }
 
