@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
 public final class ManagedProcess implements AutoCloseable {
 
     private static final Duration GRACE = Duration.ofSeconds(10);
+    /** How often {@link #awaitLogLine} reads the log: a server's start is waited for at most this much longer. */
+    private static final Duration LOG_POLL = Duration.ofMillis(5);
 
     private final String name;
     private final Process process;
@@ -86,7 +88,7 @@ public final class ManagedProcess implements AutoCloseable {
                 return m.groupCount() > 0 ? m.group(1) : m.group();
             }
             failIfDeadOrLate(deadline, timeout, "print a line matching /" + pattern + "/");
-            Thread.sleep(20);
+            Thread.sleep(LOG_POLL.toMillis());
         }
     }
 
@@ -160,11 +162,21 @@ public final class ManagedProcess implements AutoCloseable {
     }
 
     private void stop() {
+        awaitStopped(terminate(), System.nanoTime() + GRACE.toNanos());
+    }
+
+    /** Sends SIGTERM to the process and its descendants; returns the descendants it signalled. */
+    private List<ProcessHandle> terminate() {
         List<ProcessHandle> descendants = process.descendants().toList();
         process.destroy();
         descendants.forEach(ProcessHandle::destroy);
+        return descendants;
+    }
+
+    /** Waits until {@code deadline} (nanoTime) for the process to end, then kills it and whatever is left of {@code descendants}. */
+    private void awaitStopped(List<ProcessHandle> descendants, long deadline) {
         try {
-            if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
             }
@@ -196,6 +208,24 @@ public final class ManagedProcess implements AutoCloseable {
     @Override
     public void close() {
         stop();
+        removeHook();
+    }
+
+    /**
+     * Closes every one of {@code processes} at once, as {@link #close()} closes one: all are sent SIGTERM first and share
+     * one grace period, so stopping several takes about as long as the slowest, not their sum. Blocks until they have
+     * ended; idempotent.
+     */
+    public static void closeAll(List<ManagedProcess> processes) {
+        List<List<ProcessHandle>> descendants = processes.stream().map(ManagedProcess::terminate).toList();
+        long deadline = System.nanoTime() + GRACE.toNanos();
+        for (int i = 0; i < processes.size(); i++) {
+            processes.get(i).awaitStopped(descendants.get(i), deadline);
+            processes.get(i).removeHook();
+        }
+    }
+
+    private void removeHook() {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {

@@ -86,4 +86,22 @@ class ManagedProcessTest {
         assertThat(ProcessEnd.ended(grandchild)).as("grandchild %d ended", grandchild).isTrue();
         p.close();
     }
+
+    @Test
+    void closeAllStopsEveryProcessInAboutTheTimeOfTheSlowest() throws Exception {
+        // each takes 1.5 s to exit after SIGTERM: one after the other would take 3 s
+        String slowToStop = "trap 'sleep 1.5; exit 0' TERM; echo ready; while :; do sleep 0.1; done";
+        ManagedProcess a = ManagedProcess.start("a", List.of("sh", "-c", slowToStop), dir);
+        ManagedProcess b = ManagedProcess.start("b", List.of("sh", "-c", slowToStop), dir);
+        a.awaitLogLine(Pattern.compile("ready"), Duration.ofSeconds(10));
+        b.awaitLogLine(Pattern.compile("ready"), Duration.ofSeconds(10));
+        long start = System.nanoTime();
+
+        ManagedProcess.closeAll(List.of(a, b));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(1400), Duration.ofMillis(2700));
+        assertThat(a.exitStatus()).hasValue(0);
+        assertThat(b.exitStatus()).hasValue(0);
+        ManagedProcess.closeAll(List.of(a, b));
+    }
 }
