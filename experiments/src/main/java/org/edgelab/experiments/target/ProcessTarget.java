@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.edgelab.cache.cli.ServeCommand;
 import org.edgelab.experiments.process.Executables;
+import org.edgelab.experiments.process.LoopbackPorts;
 import org.edgelab.experiments.process.ManagedProcess;
 import org.edgelab.experiments.process.ProcessCpu;
 import org.edgelab.origin.cli.OriginCommand;
@@ -24,10 +26,12 @@ import org.edgelab.units.Durations;
 /**
  * The {@code process} target: the synthetic origin and the cache each in a JVM of its own
  * ({@link OriginCommand} and {@link ServeCommand} on this JVM's class path), on ephemeral loopback ports
- * read from the lines they print, optionally pinned to CPUs with {@code taskset}. Counters come from the
- * cache's admin {@code /stats} (the origin's {@code /_stats} for the {@code none} baseline); CPU is the
+ * (the origin's chosen before it starts, so that both JVMs start at once; the cache's read from the lines it
+ * prints), optionally pinned to CPUs with {@code taskset}. A cell is handed out once both listen. Counters come
+ * from the cache's admin {@code /stats} (the origin's {@code /_stats} for the {@code none} baseline); CPU is the
  * cache JVM's process tree from {@code /proc} (the origin JVM's for {@code none}), so the load generator
- * is not counted. Logs go to the cell's work folder. Stateless and thread-safe.
+ * is not counted. Logs go to the cell's work folder. Immutable and thread-safe; {@link #start} blocks until the
+ * servers listen.
  *
  * <p>target_settings: {@code cpus} (e.g. {@code 1} or {@code 0-1}: the cache JVM's CPUs), {@code origin_cpus}
  * (the origin JVM's), {@code heap} (the cache JVM's -Xmx, default 2g or, for a larger memory tier, its capacity
@@ -68,6 +72,29 @@ public final class ProcessTarget implements Target {
     public static final Pattern CACHE_LINE = Pattern.compile("edgelab cache on http://[0-9.]+:(\\d+) ");
     /** The cache JVM's line once its admin port listens; group 1 is that port. */
     public static final Pattern ADMIN_LINE = Pattern.compile("admin on http://127\\.0\\.0\\.1:(\\d+)/stats");
+
+    private static final System.Logger LOG = System.getLogger(ProcessTarget.class.getName());
+    /** What the origin's log says when its port was taken before it bound it. */
+    private static final Pattern ADDRESS_IN_USE = Pattern.compile("(?i)address already in use");
+
+    /** Chooses the loopback port the origin will listen on, before it starts. */
+    @FunctionalInterface
+    interface PortPicker {
+        /** A port that was free a moment ago. */
+        int pick() throws IOException;
+    }
+
+    private final PortPicker originPorts;
+
+    /** The target, choosing each origin's port with {@link LoopbackPorts#free()}. */
+    public ProcessTarget() {
+        this(LoopbackPorts::free);
+    }
+
+    /** The target, choosing each origin's port with {@code originPorts} (tests hand out one that is taken). */
+    ProcessTarget(PortPicker originPorts) {
+        this.originPorts = originPorts;
+    }
 
     @Override
     public String name() {
@@ -213,27 +240,54 @@ public final class ProcessTarget implements Target {
 
     @Override
     public RunningTarget start(ServerBuild build, TargetContext context) throws IOException {
-        Map<String, String> ts = build.targetSettings();
-        List<ManagedProcess> started = new ArrayList<>();
-        // without a cache the origin is the server clients reach; behind a cache it stays on loopback
-        boolean noCache = build.engine().equals(ServerBuild.NO_CACHE);
         try {
-            List<String> originArgs = new ArrayList<>(List.of("--bind", noCache ? context.listenHost() : "127.0.0.1", "--port", "0"));
-            TargetSettings.get(ts, "origin_faults").ifPresent(rules -> originArgs.addAll(List.of("--faults", rules)));
-            List<String> originCommand = JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP,
-                    TargetSettings.get(ts, "origin_cpus"), originArgs);
-            // the server under test joins the cell's memory cgroup before its JVM starts: the origin only without a cache
-            ManagedProcess origin = ManagedProcess.start("origin", noCache ? context.serverCommand(originCommand) : originCommand,
-                    context.workDir());
-            started.add(origin);
-            int originPort = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
-            URI originUri = URI.create("http://" + (noCache ? context.listenHost() : "127.0.0.1") + ":" + originPort);
-            if (noCache) {
-                return new Running(originUri, origin, null, new ServerStatsReader(originUri.resolve("/_stats")), started);
+            if (build.engine().equals(ServerBuild.NO_CACHE)) {
+                return startOrigin(build, context);
             }
+            for (int attempt = 1; ; attempt++) {
+                Running running = startOriginAndCache(build, context, attempt);
+                if (running != null) {
+                    return running;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting " + build.name() + " on the process target", e);
+        }
+    }
+
+    /** Without a cache: the origin is the server clients reach, on the listen address, in the cell's cgroup. */
+    private static Running startOrigin(ServerBuild build, TargetContext context) throws IOException, InterruptedException {
+        ManagedProcess origin = ManagedProcess.start("origin", context.serverCommand(originCommand(build, context.listenHost(), 0)),
+                context.workDir());
+        try {
+            int port = Integer.parseInt(origin.awaitLogLine(ORIGIN_LINE, context.startTimeout()));
+            URI uri = URI.create("http://" + context.listenHost() + ":" + port);
+            return new Running(uri, origin, null, new ServerStatsReader(uri.resolve("/_stats")), List.of(origin));
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            origin.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts the origin (on loopback, on a port chosen here) and the cache at the same time: the cache needs nothing from
+     * the running origin but its address, and each JVM's start is the slow part. The cell is handed out only once both
+     * listen. Returns null, having stopped both, when the origin found its port taken by then and this was attempt 1.
+     */
+    private Running startOriginAndCache(ServerBuild build, TargetContext context, int attempt) throws IOException, InterruptedException {
+        // picked on this thread, so in the namespace the servers start in (behind a kernel link, the server side's)
+        int originPort = originPorts.pick();
+        URI originUri = URI.create("http://127.0.0.1:" + originPort);
+        List<ManagedProcess> started = new ArrayList<>();
+        ManagedProcess origin = null;
+        try {
+            origin = ManagedProcess.start("origin", originCommand(build, "127.0.0.1", originPort), context.workDir());
+            started.add(origin);
             Files.createDirectories(context.storeDir());
             ManagedProcess cache = ManagedProcess.start("cache", cacheCommand(build, context, originUri, 0, 0), context.workDir());
             started.add(cache);
+            origin.awaitLogLine(ORIGIN_LINE, context.startTimeout());
             int port = Integer.parseInt(cache.awaitLogLine(CACHE_LINE, context.startTimeout()));
             int adminPort = Integer.parseInt(cache.awaitLogLine(ADMIN_LINE, context.startTimeout()));
             Running running = new Running(URI.create("http://" + context.listenHost() + ":" + port), origin, cache,
@@ -241,14 +295,25 @@ public final class ProcessTarget implements Target {
             running.restartWith(cacheCommand(build, context, originUri, port, adminPort), context,
                     new ServerStatsReader(originUri.resolve("/_stats")));
             return running;
-        } catch (InterruptedException e) {
-            closeAll(started);
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting " + build.name() + " on the process target", e);
-        } catch (IOException | RuntimeException e) {
-            closeAll(started);
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            ManagedProcess.closeAll(started);
+            if (attempt == 1 && e instanceof IOException && origin != null && ADDRESS_IN_USE.matcher(origin.tail(50)).find()) {
+                Path kept = origin.keepLog("port-taken-" + attempt);
+                LOG.log(System.Logger.Level.WARNING, "the origin of {0} found port {1} taken by another process before it"
+                        + " bound it; starting the cell once more on another (its log is kept in {2})", build.name(),
+                        String.valueOf(originPort), kept);
+                return null;
+            }
             throw e;
         }
+    }
+
+    /** The origin JVM's command, listening on {@code host} and {@code port} (0: any free one). */
+    private static List<String> originCommand(ServerBuild build, String host, int port) {
+        Map<String, String> ts = build.targetSettings();
+        List<String> args = new ArrayList<>(List.of("--bind", host, "--port", String.valueOf(port)));
+        TargetSettings.get(ts, "origin_faults").ifPresent(rules -> args.addAll(List.of("--faults", rules)));
+        return JvmCommand.forMain(OriginCommand.class.getName(), ORIGIN_HEAP, TargetSettings.get(ts, "origin_cpus"), args);
     }
 
     /** The cache JVM's command: on {@code port} and {@code adminPort} (0: any free one), in the cell's cgroup. */
@@ -263,12 +328,6 @@ public final class ProcessTarget implements Target {
             args.add(k + "=" + v);
         });
         return context.serverCommand(JvmCommand.forMain(ServeCommand.class.getName(), heapBytes(build), TargetSettings.get(ts, "cpus"), args));
-    }
-
-    private static void closeAll(List<ManagedProcess> processes) {
-        for (int i = processes.size() - 1; i >= 0; i--) {
-            processes.get(i).close();
-        }
     }
 
     /**
@@ -375,7 +434,7 @@ public final class ProcessTarget implements Target {
         @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
-                closeAll(new ArrayList<>(processes));
+                ManagedProcess.closeAll(new ArrayList<>(processes));
             }
         }
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -15,10 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.assertj.core.data.Offset;
 import org.edgelab.experiments.descriptor.yaml.DescriptorLoader;
+import org.edgelab.experiments.process.LoopbackPorts;
 import org.edgelab.experiments.runner.ExperimentRunner;
 import org.edgelab.experiments.runner.ResultRow;
 import org.edgelab.experiments.runner.RunOptions;
@@ -210,6 +214,34 @@ class ProcessTargetTest {
                 .hasMessageContaining("origin.log")
                 .hasMessageContaining("taskset");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+
+        // the cache starts beside the origin: its failure stops the origin too
+        ServerBuild badCache = build("memory", Map.of(), Map.of("cpus", "9999"));
+        TargetContext again = new TargetContext(dir.resolve("store2"), dir.resolve("work2"), 1, 0, Duration.ofSeconds(60));
+        assertThatThrownBy(() -> target.start(badCache, again))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("cache exited with status")
+                .hasMessageContaining("cache.log")
+                .hasMessageContaining("taskset");
+    }
+
+    @Test
+    void anOriginPortTakenBeforeTheOriginBindsItIsChosenAnewAndTheFirstLogKept() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            AtomicInteger picks = new AtomicInteger();
+            ProcessTarget unlucky = new ProcessTarget(() -> picks.getAndIncrement() == 0 ? taken.getLocalPort() : LoopbackPorts.free());
+            ServerBuild build = build("memory", Map.of("capacity", "16MB"), Map.of("heap", "256m", "io_threads", "1"));
+            TargetContext context = new TargetContext(dir.resolve("store"), dir.resolve("work"), 1, 0, Duration.ofSeconds(60));
+            try (RunningTarget running = unlucky.start(build, context)) {
+                HttpResponse<Void> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(running.clientUri()
+                        .resolve("/objects/1000/t1")).build(), HttpResponse.BodyHandlers.discarding());
+                assertThat(response.statusCode()).isEqualTo(200);
+            }
+            assertThat(picks).hasValue(2);
+            assertThat(context.workDir().resolve("origin.port-taken-1.log")).content()
+                    .contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()).containsIgnoringCase("address already in use");
+            assertThat(context.workDir().resolve("origin.log")).content().contains("edgelab origin on http://127.0.0.1:");
+        }
     }
 
     @Test
