@@ -80,6 +80,15 @@ public final class ManagedProcess implements AutoCloseable {
      * @throws IOException if the process exits first or {@code timeout} passes; the message quotes the log's tail
      */
     public String awaitLogLine(Pattern pattern, Duration timeout) throws IOException, InterruptedException {
+        return awaitLogLine(pattern, timeout, List.of());
+    }
+
+    /**
+     * {@link #awaitLogLine(Pattern, Duration)} while {@code companions} start beside this process: fails as soon as one of
+     * them exits too, quoting its log, so that a start waiting on two servers learns of either's failure at once.
+     */
+    public String awaitLogLine(Pattern pattern, Duration timeout, List<ManagedProcess> companions)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
@@ -88,6 +97,9 @@ public final class ManagedProcess implements AutoCloseable {
                 return m.groupCount() > 0 ? m.group(1) : m.group();
             }
             failIfDeadOrLate(deadline, timeout, "print a line matching /" + pattern + "/");
+            for (ManagedProcess companion : companions) {
+                companion.failIfDead("while " + name + " was starting");
+            }
             Thread.sleep(LOG_POLL.toMillis());
         }
     }
@@ -114,13 +126,17 @@ public final class ManagedProcess implements AutoCloseable {
     }
 
     private void failIfDeadOrLate(long deadline, Duration timeout, String what) throws IOException {
-        if (!process.isAlive()) {
-            throw new IOException(name + " exited with status " + process.exitValue() + " before it did " + what
-                    + "; last lines of " + log + ":\n" + tail(20));
-        }
+        failIfDead("before it did " + what);
         if (System.nanoTime() > deadline) {
             throw new IOException(name + " did not " + what + " within " + timeout.toSeconds() + " s; last lines of "
                     + log + ":\n" + tail(20));
+        }
+    }
+
+    private void failIfDead(String when) throws IOException {
+        if (!process.isAlive()) {
+            throw new IOException(name + " exited with status " + process.exitValue() + " " + when + "; last lines of " + log
+                    + ":\n" + tail(20));
         }
     }
 

@@ -287,9 +287,9 @@ public final class ProcessTarget implements Target {
             Files.createDirectories(context.storeDir());
             ManagedProcess cache = ManagedProcess.start("cache", cacheCommand(build, context, originUri, 0, 0), context.workDir());
             started.add(cache);
-            origin.awaitLogLine(ORIGIN_LINE, context.startTimeout());
-            int port = Integer.parseInt(cache.awaitLogLine(CACHE_LINE, context.startTimeout()));
-            int adminPort = Integer.parseInt(cache.awaitLogLine(ADMIN_LINE, context.startTimeout()));
+            origin.awaitLogLine(ORIGIN_LINE, context.startTimeout(), List.of(cache));
+            int port = Integer.parseInt(cache.awaitLogLine(CACHE_LINE, context.startTimeout(), List.of(origin)));
+            int adminPort = Integer.parseInt(cache.awaitLogLine(ADMIN_LINE, context.startTimeout(), List.of(origin)));
             Running running = new Running(URI.create("http://" + context.listenHost() + ":" + port), origin, cache,
                     new ServerStatsReader(URI.create("http://127.0.0.1:" + adminPort + "/stats")), started);
             running.restartWith(cacheCommand(build, context, originUri, port, adminPort), context,

@@ -45,6 +45,21 @@ class ManagedProcessTest {
     }
 
     @Test
+    void awaitLogLineFailsFastWithItsLogWhenACompanionStartingBesideItDies() throws Exception {
+        try (ManagedProcess slow = ManagedProcess.start("slow", List.of("sh", "-c", "echo starting; sleep 30"), dir);
+             ManagedProcess doomed = ManagedProcess.start("doomed", List.of("sh", "-c", "echo 'boom: no such engine' >&2; exit 3"), dir)) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> slow.awaitLogLine(Pattern.compile("listening on (\\d+)"), Duration.ofSeconds(60), List.of(doomed)))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("doomed exited with status 3 while slow was starting")
+                    .hasMessageContaining("doomed.log")
+                    .hasMessageContaining("boom: no such engine");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            assertThat(slow.alive()).isTrue();
+        }
+    }
+
+    @Test
     void awaitLogLineGivesUpAfterTheTimeout() throws Exception {
         try (ManagedProcess p = ManagedProcess.start("silent", List.of("sh", "-c", "echo nothing useful; sleep 30"), dir)) {
             assertThatThrownBy(() -> p.awaitLogLine(Pattern.compile("listening on (\\d+)"), Duration.ofMillis(300)))
