@@ -2,13 +2,10 @@ package org.edgelab.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandlerContext;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +13,6 @@ import org.junit.jupiter.api.Test;
  * every completed response is in exactly one of the two.
  */
 class TtlbByXCacheTest {
-    private static final int BODY = 1000;
     private static final int MISS_EVERY = 5;
     private static final long MISS_TAIL_MS = 150;
 
@@ -26,9 +22,9 @@ class TtlbByXCacheTest {
         AtomicInteger requests = new AtomicInteger();
         try (LoopbackServer server = new LoopbackServer(true, (ctx, request) -> {
             boolean miss = requests.incrementAndGet() % MISS_EVERY == 0;
-            ctx.writeAndFlush(head(ctx, miss));
+            ctx.writeAndFlush(UnfinishedMissTest.response(ctx, miss));
             if (miss) {
-                ctx.executor().schedule(() -> ctx.writeAndFlush(ctx.alloc().buffer().writeZero(BODY / 2)),
+                ctx.executor().schedule(() -> ctx.writeAndFlush(ctx.alloc().buffer().writeZero(UnfinishedMissTest.BODY / 2)),
                         MISS_TAIL_MS, TimeUnit.MILLISECONDS);
             }
         })) {
@@ -46,14 +42,5 @@ class TtlbByXCacheTest {
             // their first bytes came at once: the misses' TTFB does not carry the late body
             assertThat(r.ttfbMiss().getValueAtPercentile(50)).isLessThan(tail);
         }
-    }
-
-    private static ByteBuf head(ChannelHandlerContext ctx, boolean miss) {
-        String head = "HTTP/1.1 200 OK\r\nContent-Length: " + BODY + "\r\nX-Cache: " + (miss ? "MISS" : "HIT")
-                + "\r\n\r\n";
-        ByteBuf buf = ctx.alloc().buffer();
-        buf.writeCharSequence(head, StandardCharsets.US_ASCII);
-        buf.writeZero(miss ? BODY / 2 : BODY);
-        return buf;
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * a hit ratio from the hits alone (the survivorship bias seen at 50 MB objects).
  */
 class UnfinishedMissTest {
-    private static final int BODY = 1000;
+    static final int BODY = 1000;
     private static final int MISS_EVERY = 10;
 
     @Test
@@ -50,7 +50,8 @@ class UnfinishedMissTest {
         }
     }
 
-    private static ByteBuf response(ChannelHandlerContext ctx, boolean miss) {
+    /** A response of {@link #BODY} bytes marked HIT, or a MISS head with only the first half of its body. */
+    static ByteBuf response(ChannelHandlerContext ctx, boolean miss) {
         String head = "HTTP/1.1 200 OK\r\nContent-Length: " + BODY + "\r\nX-Cache: " + (miss ? "MISS" : "HIT")
                 + "\r\n\r\n";
         ByteBuf buf = ctx.alloc().buffer();
