@@ -187,6 +187,7 @@ public final class ChurnExperiment extends AbstractExperimentPlugin {
                     v.put("churn_factor", String.valueOf(factor));
                     v.put("store_capacity_bytes", String.valueOf(capacity));
                 }
+                manifest().cellDetail(cell.id(), "memory", c.resources().manifestEntry());
                 return List.of(new ResultRow(fresh), new ResultRow(churned), new ResultRow(after));
             }
         }

@@ -224,6 +224,7 @@ public final class RestartExperiment extends AbstractExperimentPlugin {
                 // the part-second after loadgen's last report counts too
                 phase.finish(result.start(), result.counters(), result.elapsedSeconds()).ifPresent(seconds::add);
                 ServerCounters after = c.running().counters();
+                manifest().cellDetail(cell.id(), "memory", c.resources().manifestEntry());
                 return row(c, cell, rep, result, seconds, phase, e, originStart, originEnd, after);
             }
         }

@@ -2,6 +2,8 @@ package org.edgelab.experiments.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.List;
 import org.edgelab.experiments.runner.DescriptorFixture;
@@ -58,5 +60,8 @@ class ChurnExperimentTest {
         List<ResultRow> series = ResultsCsv.read(result.directory().resolve(SeriesCsv.FILE));
         assertThat(series.stream().map(r -> r.get("phase")).distinct()).containsExactly("fresh", "churn", "churned");
         assertThat(result.directory().resolve("stores")).doesNotExist();
+        // the manifest says how the server's memory was bounded, as the memory note in its methods says it does
+        JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
+        assertThat(manifest.get("cells").get(0).get("memory").get("bound").asText()).isNotBlank();
     }
 }

@@ -3,6 +3,8 @@ package org.edgelab.experiments.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -93,6 +95,9 @@ class RestartExperimentTest {
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
                 .filter(p -> p.info().commandLine().orElse("").contains(dir.toString()))).isEmpty();
         assertThat(result.directory().resolve("stores")).doesNotExist();
+        // the manifest says how the server's memory was bounded, as the memory note in its methods says it does
+        JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
+        assertThat(manifest.get("cells").get(0).get("memory").get("bound").asText()).startsWith("none: no memory stated");
     }
 
     @Test
