@@ -68,16 +68,23 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         boolean[] read = {false};
         slots.lookupLock().lock();
         try {
-            index.forEach((hash, location, extent) -> {
-                if (!read[0] && LogIndex.hits(location) > 0) {
-                    long high = slots.get(LogIndex.slot(location)).generation();
-                    read[0] = LogIndex.touches(victimGeneration, high - LogIndex.span(extent), high);
-                }
-            });
+            index.forEach((hash, location, extent) -> read[0] = read[0] || readWithBytesIn(victimGeneration, location, extent));
         } finally {
             slots.lookupLock().unlock();
         }
         return read[0];
+    }
+
+    /**
+     * Whether the indexed object at {@code location} (its {@code extent}) was read since written and keeps bytes in a
+     * segment of {@code generations}: what {@code reinsert} re-appends. The lookup lock held.
+     */
+    private boolean readWithBytesIn(long[] generations, long location, long extent) {
+        if (LogIndex.hits(location) == 0) {
+            return false;
+        }
+        long high = slots.get(LogIndex.slot(location)).generation();
+        return LogIndex.touches(generations, high - LogIndex.span(extent), high);
     }
 
     /**
@@ -91,8 +98,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         slots.lookupLock().lock();
         try {
             index.forEach((hash, location, extent) -> {
-                long high = slots.get(LogIndex.slot(location)).generation();
-                if (LogIndex.hits(location) > 0 && LogIndex.touches(victimGeneration, high - LogIndex.span(extent), high)) {
+                if (readWithBytesIn(victimGeneration, location, extent)) {
                     read.add(hash);
                 }
             });
