@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
+import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.StorageException;
 
@@ -20,7 +21,8 @@ import org.edgelab.storage.api.StorageException;
  * part there): checks each disk's layout file, opens and sizes every segment file and reads its
  * header, loads the newest valid checkpoint, then replays the log written after it, cutting each
  * segment at its first invalid record. Objects whose bytes lie in a segment that has been reused
- * since (another generation) are left out. A disk that cannot be opened is OFFLINE; one that
+ * since (another generation) are left out. It tells {@link CarriedTombstones} which replayed records
+ * superseded older ones, as the running store does. A disk that cannot be opened is OFFLINE; one that
  * fails while being read is taken out like at any other time.
  *
  * <p>Runs once, on the opening thread, before the store is shared; it takes the store's lock for
@@ -40,11 +42,14 @@ final class LogRecovery {
     private final DiskHealth disks;
     private final LogIndex index;
     private final DiskPlace place;
+    private final CarriedTombstones tombstones;
     /** Whether the log may end its recovery with no disk online (one disk's log of several); see {@link #openDisks}. */
     private boolean mayOpenOffline;
 
-    LogRecovery(RawLogConfig config, DiskPlace place, SegmentSlots slots, DiskHealth disks, LogIndex index) {
+    LogRecovery(RawLogConfig config, DiskPlace place, SegmentSlots slots, DiskHealth disks, LogIndex index,
+                CarriedTombstones tombstones) {
         this.config = config;
+        this.tombstones = tombstones;
         this.place = place;
         this.slots = slots;
         this.disks = disks;
@@ -289,7 +294,12 @@ final class LogRecovery {
                     if (h.type() == RecordFormat.COMMIT) {
                         replayCommit(segment.slot, pos, generation, RecordFormat.decodeCommit(record, generation), length);
                     } else {
-                        index.remove(RecordFormat.decodeTombstone(record).hash64());
+                        CacheKey removed = RecordFormat.decodeTombstone(record);
+                        int previous = index.find(removed.hash64());
+                        if (previous >= 0) {
+                            tombstones.superseded(segment.slot, generation, removed, index.locationAt(previous));
+                            index.removeAt(previous);
+                        }
                     }
                 } catch (CorruptObjectException e) {
                     LOG.log(System.Logger.Level.WARNING, "raw-log segment " + segment.slot + " ends at damaged record "
@@ -345,6 +355,10 @@ final class LogRecovery {
         long span = generation - r.lowestGeneration(generation);
         if (span < 0 || span > LogIndex.MAX_SPAN) {
             return;
+        }
+        int previous = index.find(r.key().hash64());
+        if (previous >= 0) {
+            tombstones.superseded(slot, generation, r.key(), index.locationAt(previous));
         }
         index.put(r.key().hash64(), LogIndex.location(slot, pos, 0),
                 LogIndex.extent((int) span, RecordFormat.storedBytes(length, r.extents())));

@@ -81,7 +81,8 @@ import org.edgelab.units.ByteSize;
  * objects again.
  *
  * <p><b>Parts.</b> This class coordinates: the slots and appends are {@link SegmentSlots} (over
- * one {@link Segment} per slot), what a reclaim does to objects is {@link SegmentEviction}, disk
+ * one {@link Segment} per slot), what a reclaim does to objects is {@link SegmentEviction} (and the
+ * tombstones a reclaim out of order re-appends, {@link CarriedTombstones}), disk
  * states and the judging of I/O errors are {@link DiskHealth}, opening and rebuilding the index
  * is {@link LogRecovery}, checkpoints are {@link Checkpointer}. Writers reach the store only
  * through {@link LogWriter.Appender}, readers not at all.
@@ -108,6 +109,7 @@ final class RawLogStore implements ObjectStore {
     private final DiskHealth disks;
     private final SegmentSlots slots;
     private final SegmentEviction eviction;
+    private final CarriedTombstones tombstones;
     private final Checkpointer checkpointer;
     private final DiskReturn diskReturn;
     /** Objects committed with their commit record on each disk: shows when a disk taken back stores objects again. */
@@ -130,7 +132,8 @@ final class RawLogStore implements ObjectStore {
         this.place = place;
         this.disks = new DiskHealth(config.disks(), lock);
         this.slots = new SegmentSlots(config.segmentCount(), config.segmentSize(), disks, lock, lookupLock);
-        this.eviction = new SegmentEviction(config.policy(), index, slots, counters);
+        this.tombstones = new CarriedTombstones(index, slots);
+        this.eviction = new SegmentEviction(config.policy(), index, slots, counters, tombstones);
         this.checkpointer = new Checkpointer(config, lock, index, slots, disks);
         this.diskReturn = new DiskReturn(config, place, lock, slots, disks, opener, () -> closed);
         this.committedOnDisk = new LongAdder[disks.count()];
@@ -157,7 +160,7 @@ final class RawLogStore implements ObjectStore {
                             boolean mayOpenOffline) throws IOException {
         RawLogStore store = new RawLogStore(engineName, config, place, opener);
         try {
-            LogRecovery recovery = new LogRecovery(config, place, store.slots, store.disks, store.index);
+            LogRecovery recovery = new LogRecovery(config, place, store.slots, store.disks, store.index, store.tombstones);
             recovery.openDisks(opener, mayOpenOffline);
             store.zeroCopy = store.holesUnsupported();
             store.slots.punchBeforeReuse(store.zeroCopy == null);
@@ -288,10 +291,15 @@ final class RawLogStore implements ObjectStore {
                 return false;
             }
             int length = RecordFormat.tombstoneLength(keyBytes);
-            slots.appendRecord(length, (slot, generation) -> RecordFormat.tombstone(generation, keyBytes), null);
+            long[] placed = slots.appendRecord(length, (slot, generation) -> RecordFormat.tombstone(generation, keyBytes),
+                    null);
             lookupLock.lock();
             try {
-                if (index.remove(hash)) {
+                int pos = index.find(hash);
+                if (pos >= 0) {
+                    tombstones.superseded((int) placed[0], slots.get((int) placed[0]).generation(), key,
+                            index.locationAt(pos));
+                    index.removeAt(pos);
                     counters.removals.increment();
                 }
             } finally {
@@ -389,6 +397,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("indexBytes", index.allocatedBytes());
             extra.put("indexBytesPerObject", index.size() == 0 ? 0.0 : (double) index.allocatedBytes() / index.size());
             extra.put("reinsertedObjects", eviction.reinserted());
+            extra.put("tombstonesCarried", tombstones.carried());
             extra.put("objectsLostToDiskFailure", lostToDiskFailure.sum());
             extra.put("checkpointsWritten", checkpointer.written());
             extra.put("lastCheckpointMillis", checkpointer.lastMillis());
@@ -552,6 +561,10 @@ final class RawLogStore implements ObjectStore {
         }
         lookupLock.lock();
         try {
+            int previous = index.find(record.key().hash64());
+            if (previous >= 0) {
+                tombstones.superseded(slot, generation, record.key(), index.locationAt(previous));
+            }
             index.put(record.key().hash64(), LogIndex.location(slot, placed[1], hits),
                     LogIndex.verified(LogIndex.extent((int) span, RecordFormat.storedBytes(length, record.extents())),
                             verified));

@@ -14,8 +14,9 @@ import org.edgelab.storage.api.StoreCounters;
  * re-appended to the freshly activated segment ({@code reinsert}, the default: CacheLib's
  * hits-based reinsertion), as far as its room goes; the rest are evicted. Each re-append costs an
  * object one of its (at most seven) counted reads, so an object stays while it is read about once
- * per pass of the log. Segments are still reclaimed oldest first, so the log's order (a newer
- * record wins at recovery) holds. Runs under the store's lock, copying with it held; it takes the
+ * per pass of the log. Segments are reclaimed oldest first unless a reader pins the oldest; the
+ * tombstones {@link CarriedTombstones} re-appends first keep the log's order (a newer record wins at
+ * recovery) true then. Runs under the store's lock, copying with it held; it takes the
  * lookup lock only to read and change the index, never across the copy's I/O, so lookups (and
  * hits) go on while it copies. An object a lookup changed meanwhile (dropped as damaged) is not
  * re-indexed; its copy is left in the log as a valid but unindexed record.
@@ -29,14 +30,16 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
     private final LogIndex index;
     private final SegmentSlots slots;
     private final StoreCounters counters;
+    private final CarriedTombstones tombstones;
     private final LongAdder reinserted = new LongAdder();
 
-
-    SegmentEviction(RawLogConfig.Policy policy, LogIndex index, SegmentSlots slots, StoreCounters counters) {
+    SegmentEviction(RawLogConfig.Policy policy, LogIndex index, SegmentSlots slots, StoreCounters counters,
+                    CarriedTombstones tombstones) {
         this.policy = policy;
         this.index = index;
         this.slots = slots;
         this.counters = counters;
+        this.tombstones = tombstones;
     }
 
     long reinserted() {
@@ -46,6 +49,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
     @Override
     public void reclaiming(Segment victim, boolean mayCopyForward) {
         long generation = victim.generation();
+        tombstones.carry(victim, generation); // before any copy: a copy's commit must come after the tombstone
         if (mayCopyForward && policy == RawLogConfig.Policy.REINSERT) {
             reinsertRead(victim, generation);
         }
@@ -56,6 +60,11 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         } finally {
             slots.lookupLock().unlock();
         }
+    }
+
+    @Override
+    public void activated() {
+        tombstones.activated();
     }
 
     /** Whether {@code victim} holds bytes of objects read since written, which {@code reinsert} keeps when it can. */

@@ -56,6 +56,10 @@ final class SegmentSlots {
         default boolean wouldLose(Segment victim) {
             return false;
         }
+
+        /** A segment was just activated, before anything else is appended to it; the store's lock held. */
+        default void activated() {
+        }
     }
 
     /**
@@ -321,6 +325,35 @@ final class SegmentSlots {
     }
 
     /**
+     * Appends a small record to the active segment without rotating, into the room kept for re-appends too (a reclaim
+     * calls this while it runs); returns {slot, offset}, or null when there is no active segment or no room. A full
+     * file system ends the active segment there, as {@link #appendRecord} does.
+     */
+    long[] appendIntoReserve(int length, RecordEncoder encoder) throws StorageException {
+        if (active == null || segmentSize - activePosition < RecordFormat.align8(length)) {
+            return null;
+        }
+        Segment s = active;
+        long at = activePosition;
+        try {
+            s.write(encoder.encode(s.slot, s.generation()), at);
+        } catch (StorageException e) {
+            throw ended(e);
+        }
+        activePosition = RecordFormat.align8(at + length);
+        return new long[] {s.slot, at};
+    }
+
+    /** The generation of the oldest sealed segment, or {@code Long.MAX_VALUE} if none is sealed; the store's lock held. */
+    long oldestSealedGeneration() {
+        long oldest = Long.MAX_VALUE;
+        for (Segment s : sealed) {
+            oldest = Math.min(oldest, s.generation());
+        }
+        return oldest;
+    }
+
+    /**
      * A record could not be written into the active segment: on a full file system the segment
      * ends there (it is sealed, and the next attempt rotates to a fresh one, on another disk if
      * one has room); a failed disk is out already. Returns the error, thrown if no attempt succeeds.
@@ -450,6 +483,7 @@ final class SegmentSlots {
             active = s;
             activePosition = RecordFormat.SEGMENT_HEADER_AREA;
             lastDisk = s.disk;
+            reclaimer.activated();
             if (free.isEmpty() && !freeDrained()) {
                 try {
                     reclaim(mayCopy);

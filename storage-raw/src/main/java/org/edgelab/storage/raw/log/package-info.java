@@ -5,7 +5,8 @@
  * Varnish MSE, Traffic Server's cache and CacheLib's BlockCache; split by job as Kafka's log is:
  * {@link org.edgelab.storage.raw.log.RawLogStore} coordinates, over the segment slots
  * ({@code SegmentSlots}, {@code Segment}, {@code SlotState}), what a reclaim does to objects
- * ({@code SegmentEviction}), disk health ({@code DiskHealth}), recovery ({@code LogRecovery}) and
- * checkpoints ({@code Checkpointer}). {@link org.edgelab.storage.raw.log.RawLogEngine} is the entry point.
+ * ({@code SegmentEviction}, with {@code CarriedTombstones} when it reclaims out of order), disk
+ * health ({@code DiskHealth}), recovery ({@code LogRecovery}) and checkpoints ({@code Checkpointer}).
+ * {@link org.edgelab.storage.raw.log.RawLogEngine} is the entry point.
  */
 package org.edgelab.storage.raw.log;
