@@ -21,6 +21,11 @@ import org.edgelab.storage.api.CacheKey;
  * before the checkpoint's position, and the checkpoint has no entry for a key its segments replaced or removed. So
  * recovery rebuilds the memory only for the log it replays.
  *
+ * <p>Two windows stay open: a crash between a reclaim with no active segment and the next activation's tombstones;
+ * and, after a restart from a checkpoint, a later recovery that finds every checkpoint damaged and scans the whole
+ * log while a segment from before that restart was reclaimed out of order. Either can bring back a superseded
+ * record; both need a crash (the second also damage) at a rare moment.
+ *
  * <p>Memory: one entry (the key and a generation) per replacing or removing record in a live segment; none in a log
  * whose keys are only ever added. Thread-safety: the store's lock, held by every caller (recovery takes it too).
  */
