@@ -62,14 +62,19 @@ final class CarriedTombstones {
 
     /**
      * Notes that the record of {@code key} just written into slot {@code slot} (generation {@code generation})
-     * supersedes the key's record at {@code previousLocation} (an index location), when that lies in an older segment.
-     * The store's lock held; the lookup lock may be held too.
+     * supersedes the key's indexed record, when that lies in an older segment; returns the index position of that
+     * record, or -1 if the key is not indexed (the caller then replaces or removes it). The store's lock held, and the
+     * lookup lock while the store is shared.
      */
-    void superseded(int slot, long generation, CacheKey key, long previousLocation) {
-        long older = slots.get(LogIndex.slot(previousLocation)).generation();
-        if (older < generation) {
-            remember(slot, generation, key, older);
+    int supersede(int slot, long generation, CacheKey key) {
+        int pos = index.find(key.hash64());
+        if (pos >= 0) {
+            long older = slots.get(LogIndex.slot(index.locationAt(pos))).generation();
+            if (older < generation) {
+                remember(slot, generation, key, older);
+            }
         }
+        return pos;
     }
 
     private void remember(int slot, long generation, CacheKey key, long olderGeneration) {

@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
-import org.edgelab.storage.api.CacheKey;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.StorageException;
 
@@ -294,10 +293,9 @@ final class LogRecovery {
                     if (h.type() == RecordFormat.COMMIT) {
                         replayCommit(segment.slot, pos, generation, RecordFormat.decodeCommit(record, generation), length);
                     } else {
-                        CacheKey removed = RecordFormat.decodeTombstone(record);
-                        int previous = index.find(removed.hash64());
+                        int previous = tombstones.supersede(segment.slot, generation,
+                                RecordFormat.decodeTombstone(record));
                         if (previous >= 0) {
-                            tombstones.superseded(segment.slot, generation, removed, index.locationAt(previous));
                             index.removeAt(previous);
                         }
                     }
@@ -356,10 +354,7 @@ final class LogRecovery {
         if (span < 0 || span > LogIndex.MAX_SPAN) {
             return;
         }
-        int previous = index.find(r.key().hash64());
-        if (previous >= 0) {
-            tombstones.superseded(slot, generation, r.key(), index.locationAt(previous));
-        }
+        tombstones.supersede(slot, generation, r.key());
         index.put(r.key().hash64(), LogIndex.location(slot, pos, 0),
                 LogIndex.extent((int) span, RecordFormat.storedBytes(length, r.extents())));
     }

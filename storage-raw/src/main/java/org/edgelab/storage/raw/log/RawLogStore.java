@@ -295,10 +295,8 @@ final class RawLogStore implements ObjectStore {
                     null);
             lookupLock.lock();
             try {
-                int pos = index.find(hash);
+                int pos = tombstones.supersede((int) placed[0], slots.get((int) placed[0]).generation(), key);
                 if (pos >= 0) {
-                    tombstones.superseded((int) placed[0], slots.get((int) placed[0]).generation(), key,
-                            index.locationAt(pos));
                     index.removeAt(pos);
                     counters.removals.increment();
                 }
@@ -561,10 +559,7 @@ final class RawLogStore implements ObjectStore {
         }
         lookupLock.lock();
         try {
-            int previous = index.find(record.key().hash64());
-            if (previous >= 0) {
-                tombstones.superseded(slot, generation, record.key(), index.locationAt(previous));
-            }
+            tombstones.supersede(slot, generation, record.key());
             index.put(record.key().hash64(), LogIndex.location(slot, placed[1], hits),
                     LogIndex.verified(LogIndex.extent((int) span, RecordFormat.storedBytes(length, record.extents())),
                             verified));
