@@ -15,8 +15,8 @@ import org.edgelab.storage.api.StoredObject;
  * Reads a body ahead of the socket on the store's read lane, for engines whose reads may block:
  * up to {@link #DEPTH} pieces of up to {@link #CHUNK} bytes wait ready, each a pooled direct
  * buffer filled by {@link StoredObject#read} or, where the engine offers one, a file slice obtained
- * there (its sendfile stays on the loop). So no {@code read(2)} and no page fault of a memory map
- * happens on the loop. One read is in flight at a time; the object must stay open until
+ * there with its bytes brought into memory (its sendfile stays on the loop, and copies memory). So
+ * no {@code read(2)} of the device and no page fault of a memory map happens on the loop. One read is in flight at a time; the object must stay open until
  * {@link #close} has run its {@code whenIdle}. Confined to the loop.
  */
 final class BodyReadAhead {

@@ -39,7 +39,11 @@ public enum StoreCall {
     READ,
     /** {@link StoredObject#view}, and touching the bytes of the view it returns (a memory map may fault). */
     VIEW,
-    /** {@link StoredObject#fileSlice} (not the transfer of the slice, which the caller does). */
+    /**
+     * {@link StoredObject#fileSlice}. The transfer of the slice, which the caller does, is not part of the call: an
+     * engine whose slice may lie on a device declares this call and brings the slice's bytes into memory before
+     * returning it, so that the transfer (a {@code sendfile} on an event loop) does not wait for the device.
+     */
     FILE_SLICE,
     /** {@link StoredObject#close}. */
     RELEASE;

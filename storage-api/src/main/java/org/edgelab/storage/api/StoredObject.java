@@ -66,7 +66,8 @@ public interface StoredObject extends AutoCloseable {
      * long and never empty, when the engine keeps them contiguous in a file (zero-copy path);
      * valid only while this reference is open. Empty when the engine cannot offer one (no file,
      * bytes not yet written, or the engine must verify a checksum first). May block (the call, not
-     * the transfer): {@link StoreCall#FILE_SLICE}.
+     * the transfer): {@link StoreCall#FILE_SLICE}; an engine that declares so returns the slice with
+     * its bytes in memory, so that its transfer does not wait for the device.
      */
     default Optional<FileSlice> fileSlice(long position, long maxLength) {
         return Optional.empty();

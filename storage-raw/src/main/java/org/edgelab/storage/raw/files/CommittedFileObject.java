@@ -7,13 +7,15 @@ import java.util.Optional;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.ObjectMetadata;
+import org.edgelab.storage.raw.io.PageIn;
 import org.edgelab.storage.spi.AbstractStoredObject;
 
 /**
  * A committed object file opened for reading. Its body was verified against its checksum before
- * this reference was handed out, so reads and {@link #fileSlice} serve the file directly. The
- * file stays readable after removal (the open descriptor keeps it). Thread-safe: positional reads
- * only; reads block on the file.
+ * this reference was handed out, so reads and {@link #fileSlice} serve the file directly; a slice
+ * is handed out with its bytes in memory ({@link PageIn}), so that its transfer does not wait for
+ * the device. The file stays readable after removal (the open descriptor keeps it). Thread-safe:
+ * positional reads only; reads and slices block on the file.
  */
 final class CommittedFileObject extends AbstractStoredObject {
 
@@ -48,6 +50,12 @@ final class CommittedFileObject extends AbstractStoredObject {
 
     @Override
     protected Optional<FileSlice> fileSliceAvailable(long position, long length) {
+        try {
+            // the loop that sends the slice must not wait for the device
+            PageIn.resident(channel, entry.headerLength + position, length);
+        } catch (IOException e) {
+            return Optional.empty(); // read() meets the same failure and judges it (a file cut short is dropped)
+        }
         store.countRead(length);
         return Optional.of(new FileSlice(channel, entry.headerLength + position, length));
     }

@@ -38,6 +38,7 @@ import org.edgelab.storage.api.StoreCounters;
 import org.edgelab.storage.api.StoreStats;
 import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
+import org.edgelab.storage.raw.io.PageIn;
 import org.edgelab.storage.raw.io.ReadAhead;
 import org.edgelab.storage.eviction.EvictionPolicies;
 import org.edgelab.storage.eviction.EvictionPolicy;
@@ -408,13 +409,13 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
     }
 
     /**
-     * Everything but views (there are none) and file slices (an open file and an offset): lookups
-     * open files and read headers, writers create, write and rename files, usage waits for the index
-     * rebuild, and releases close files.
+     * Everything but views (there are none): lookups open files and read headers, writers create,
+     * write and rename files, file slices bring their bytes into memory ({@link PageIn}), usage
+     * waits for the index rebuild, and releases close files.
      */
     @Override
     public Set<StoreCall> blockingCalls() {
-        return StoreCall.allExcept(StoreCall.VIEW, StoreCall.FILE_SLICE);
+        return StoreCall.allExcept(StoreCall.VIEW);
     }
 
     @Override
@@ -726,6 +727,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         extra.put("policy", policyName);
         extra.put("sync", syncMode.settingValue());
         extra.put("readAhead", readAhead.status());
+        extra.put("pageIn", PageIn.status());
         extra.put("levels", layout.levelsSpec());
         extra.put("writesInProgress", writers.size());
         extra.put("bodyVerifications", verifications.sum());

@@ -67,6 +67,16 @@ final class LinuxCalls {
     /** {@code posix_fadvise(2)}: returns 0 or the error number itself (not -1 and errno). */
     static native int posix_fadvise(int fd, long offset, long length, int advice);
 
+    /**
+     * {@code syscall(2)} with the arguments of {@code cachestat(2)} (Linux 6.5+: {@code fd}, a {@code cachestat_range},
+     * a {@code cachestat} to fill, flags 0): returns 0; on failure throws with errno ({@code ENOSYS} on older kernels).
+     */
+    static native long syscall(long number, int fd, com.sun.jna.Pointer range, com.sun.jna.Pointer stat, int flags)
+            throws LastErrorException;
+
+    /** {@code getpagesize(3)}. */
+    static native int getpagesize();
+
     /** {@code fallocate(2)}: returns 0; on failure throws with errno. */
     static native int fallocate(int fd, int mode, long offset, long length) throws LastErrorException;
 }

@@ -9,6 +9,7 @@ import java.util.zip.CRC32C;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.StoreCounters;
+import org.edgelab.storage.raw.io.PageIn;
 import org.edgelab.storage.spi.AbstractStoredObject;
 import org.edgelab.storage.spi.WriteProgress;
 
@@ -16,7 +17,8 @@ import org.edgelab.storage.spi.WriteProgress;
  * A committed {@code raw-log} object opened for reading. Unless the store trusts its bytes ({@code verify=once} for an
  * object already checked or written by this process, or {@code verify=never}), each extent is checked against its
  * CRC32C the first time this reference touches it, before any of its bytes are copied out or offered as a
- * {@link FileSlice}; a mismatch drops the object from the store and fails with {@link CorruptObjectException}. Its
+ * {@link FileSlice}; a mismatch drops the object from the store and fails with {@link CorruptObjectException}. A slice
+ * is handed out with its bytes in memory ({@link PageIn}), so that its transfer does not wait for the device. Its
  * segments stay pinned until {@link #close()}. Thread-safe.
  */
 final class LogReader extends AbstractStoredObject {
@@ -93,6 +95,8 @@ final class LogReader extends AbstractStoredObject {
             Extent e = record.extents().get(i);
             long within = position - starts[i];
             long n = Math.min(length, e.length() - within);
+            // the loop that sends the slice must not wait for the device
+            PageIn.resident(segments[i].channel(), e.offset() + within, n);
             counters.bytesRead.add(n);
             return Optional.of(new FileSlice(segments[i].channel(), e.offset() + within, n));
         } catch (IOException e) {

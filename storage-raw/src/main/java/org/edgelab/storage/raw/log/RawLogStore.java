@@ -21,6 +21,7 @@ import org.edgelab.storage.api.StoreStats;
 import org.edgelab.storage.api.StoreUsage;
 import org.edgelab.storage.api.StoredObject;
 import org.edgelab.storage.raw.io.FileSpace;
+import org.edgelab.storage.raw.io.PageIn;
 import org.edgelab.units.ByteSize;
 
 /**
@@ -391,6 +392,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("directIo", direct.status());
             extra.put("zeroCopy", zeroCopy == null ? "sendfile (reused segments punched out first)" : "off: " + zeroCopy);
             extra.put("readAhead", config.readAhead().status());
+            extra.put("pageIn", PageIn.status());
             extra.put("verify", config.verify().name().toLowerCase(Locale.ROOT));
             extra.put("indexBytes", index.allocatedBytes());
             extra.put("indexBytesPerObject", index.size() == 0 ? 0.0 : (double) index.allocatedBytes() / index.size());

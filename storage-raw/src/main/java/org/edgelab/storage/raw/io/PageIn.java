@@ -1,0 +1,104 @@
+package org.edgelab.storage.raw.io;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Brings a byte range of a file into the page cache on the calling thread, so that a transfer of the range made
+ * elsewhere afterwards (a {@code sendfile} on an event loop) copies memory instead of waiting for the device: the
+ * engines that lend file slices call it before they hand one out, on the store's read lane. nginx gets the same from
+ * {@code aio threads}, which runs the {@code sendfile} itself on a thread; Netty writes a file region on the channel's
+ * loop, so the pages must be there before.
+ *
+ * <p>A range already resident is left alone: {@code cachestat(2)} (Linux 6.5+) counts its cached pages in one system
+ * call, so a hot hit costs no copy. Otherwise the kernel is told to read the whole range ({@code POSIX_FADV_WILLNEED},
+ * so its reads reach the device side by side even where the file is read without read-ahead) and the range is read
+ * through a per-thread buffer of {@value #SCRATCH_BYTES} bytes, which returns once every page is in. Where
+ * {@code cachestat} is not available, every range is read that way (a copy of pages already in memory too), and
+ * {@link #status()} says why.
+ *
+ * <p>May block on I/O: never call it on an event loop. Thread-safe.
+ */
+public final class PageIn {
+
+    /** Bytes of each thread's read buffer. */
+    static final int SCRATCH_BYTES = 256 << 10;
+    /** {@code __NR_cachestat}: the same number on every architecture (Linux 6.5). */
+    private static final long CACHESTAT = 451;
+    private static final int EPERM = 1;
+    private static final int ENOSYS = 38;
+
+    private static final ThreadLocal<ByteBuffer> SCRATCH = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(SCRATCH_BYTES));
+    /** struct cachestat_range (off, len) then struct cachestat (five counters), 8 bytes each. */
+    private static final ThreadLocal<Memory> CACHESTAT_ARGS = ThreadLocal.withInitial(() -> new Memory(7 * Long.BYTES));
+    private static final int PAGE_SIZE = LinuxCalls.PROBLEM == null ? LinuxCalls.getpagesize() : 4096;
+
+    /** Why cachestat is not used (null while it is). */
+    private static volatile String cachestatProblem = LinuxCalls.PROBLEM;
+
+    private PageIn() {
+    }
+
+    /**
+     * Makes bytes {@code [position, position + length)} of {@code channel}'s file resident; returns how many bytes
+     * it read to do so (0 when they already were).
+     *
+     * @throws EOFException when the file ends inside the range
+     * @throws IOException  when the device fails
+     */
+    public static long resident(FileChannel channel, long position, long length) throws IOException {
+        if (length <= 0 || isCached(channel, position, length)) {
+            return 0;
+        }
+        if (LinuxCalls.PROBLEM == null) {
+            FileAdvice.advise(channel, position, length, FileAdvice.WILLNEED);
+        }
+        ByteBuffer scratch = SCRATCH.get();
+        long done = 0;
+        while (done < length) {
+            scratch.clear().limit((int) Math.min(scratch.capacity(), length - done));
+            int n = channel.read(scratch, position + done);
+            if (n < 0) {
+                throw new EOFException("file ends at " + (position + done) + ", inside the range " + position + "+"
+                        + length + " to bring into memory");
+            }
+            done += n;
+        }
+        return done;
+    }
+
+    /** Says how ranges are brought in here: whether resident ones are recognised, or why not. */
+    public static String status() {
+        String problem = cachestatProblem;
+        return problem == null ? "cachestat, then WILLNEED and a read of ranges not resident"
+                : "WILLNEED and a read of every range (cachestat unavailable: " + problem + ")";
+    }
+
+    private static boolean isCached(FileChannel channel, long position, long length) throws IOException {
+        if (cachestatProblem != null) {
+            return false;
+        }
+        int fd = LinuxCalls.descriptor(channel);
+        Memory args = CACHESTAT_ARGS.get();
+        long first = position / PAGE_SIZE;
+        long end = (position + length + PAGE_SIZE - 1) / PAGE_SIZE;
+        args.setLong(0, first * PAGE_SIZE);
+        args.setLong(Long.BYTES, (end - first) * PAGE_SIZE);
+        try {
+            LinuxCalls.syscall(CACHESTAT, fd, args, args.share(2 * Long.BYTES), 0);
+        } catch (LastErrorException e) {
+            if (e.getErrorCode() == ENOSYS || e.getErrorCode() == EPERM) {
+                cachestatProblem = e.getErrorCode() == ENOSYS
+                        ? "this kernel has no cachestat (ENOSYS; it came with Linux 6.5)"
+                        : "cachestat is not permitted here (EPERM, a seccomp filter)";
+                return false;
+            }
+            throw new IOException("cachestat(" + fd + ") failed with errno " + e.getErrorCode());
+        }
+        return args.getLong(2 * Long.BYTES) >= end - first; // nr_cache
+    }
+}
