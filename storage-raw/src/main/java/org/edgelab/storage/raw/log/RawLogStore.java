@@ -387,6 +387,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("segmentsFree", slots.freeCount());
             extra.put("segmentsSealed", slots.sealedCount());
             extra.put("segmentsDraining", slots.drainingCount());
+            extra.put("rotationsWaitedForDrain", slots.drainWaits());
             extra.put("policy", config.policy().name().toLowerCase(Locale.ROOT));
             extra.put("sync", config.sync().name().toLowerCase(Locale.ROOT));
             extra.put("directIo", direct.status());

@@ -14,7 +14,7 @@ import org.edgelab.storage.api.StorageFullException;
  * sealed queues, the active segment and its append position, and the generation counter.
  * Appends small records and grants extents in the active segment; when it is full it seals it and
  * activates a free slot (on the next disk of its list; the engine gives each log one disk, see
- * {@link RawLogShards}), and keeps one slot free by reclaiming the
+ * {@link RawLogShards}), and keeps two slots free (or draining, see below) by reclaiming the
  * oldest sealed one that nothing pins (the {@link Reclaimer} decides what becomes of its objects).
  *
  * <p>A full file system ends the active segment where a record could not be written (recovery
@@ -30,8 +30,9 @@ import org.edgelab.storage.api.StorageFullException;
  * device throttles. A change to a slot's state or pins holds the lookup lock (and the store's lock, but for pins);
  * a read holds either. Whoever takes both takes the store's lock first. A slot reclaimed while a lookup pinned it
  * (its warm objects were being re-appended, which the lookup lock does not cover) is not reused until its last pin
- * is released: it drains first. A rotation that then finds no free slot waits a while for it rather than evict a
- * segment of read objects with nowhere to re-append them. The background punch takes no lock; an activation that
+ * is released: it drains first, and the second slot kept free serves the next rotation meanwhile. A rotation that
+ * finds no free slot all the same (two slots drained that long) waits a while for one rather than evict a segment of
+ * read objects with nowhere to re-append them. The background punch takes no lock; an activation that
  * needs its slot waits for it.
  */
 final class SegmentSlots {
@@ -42,6 +43,13 @@ final class SegmentSlots {
      * pins it waits for are readers that began during a reclaim's copy, which hold their object for one reply.
      */
     static final long DRAIN_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+    /**
+     * Slots a rotation keeps free or draining: the one the next rotation activates, and a spare for when that one is
+     * still draining (its readers hold their objects for a reply: seconds for 10 MB to a slow client), so that the
+     * next rotation need neither wait nor reclaim with nowhere to re-append read objects. The spare costs the log one
+     * segment of its capacity.
+     */
+    static final int KEPT_FREE = 2;
 
     /** Decides what happens to the objects of a segment about to be reclaimed. */
     interface Reclaimer {
@@ -89,6 +97,8 @@ final class SegmentSlots {
     private final ArrayDeque<Segment> sealed = new ArrayDeque<>();
     /** Reclaimed slots that a lookup pinned while they were reclaimed: FREE once their last pin is released. */
     private final ArrayDeque<Segment> draining = new ArrayDeque<>();
+    /** Rotations that found no free slot and waited for a draining one. */
+    private final java.util.concurrent.atomic.LongAdder drainWaits = new java.util.concurrent.atomic.LongAdder();
     /** Signalled (lookup lock) when the last pin of a draining slot is released. */
     private final java.util.concurrent.locks.Condition drained;
     /** Draining slots a rotation already waited for in vain (store's lock): one slow reader stalls writes once. */
@@ -435,7 +445,7 @@ final class SegmentSlots {
         }
     }
 
-    /** Seals the active segment and activates a free one, reclaiming the oldest segment to keep one free. */
+    /** Seals the active segment and activates a free one, reclaiming the oldest segments to keep {@link #KEPT_FREE} free. */
     private void rotate() throws IOException {
         sealActive();
         boolean[] fullDisks = null;
@@ -484,11 +494,14 @@ final class SegmentSlots {
             activePosition = RecordFormat.SEGMENT_HEADER_AREA;
             lastDisk = s.disk;
             reclaimer.activated();
-            if (free.isEmpty() && !freeDrained()) {
+            for (int reclaims = 0; reclaims < KEPT_FREE && wantsReclaim(); reclaims++) {
                 try {
                     reclaim(mayCopy);
                 } catch (StorageFullException e) {
-                    // every sealed segment is pinned right now; the next rotation tries again
+                    break; // every sealed segment is pinned right now; the next rotation tries again
+                }
+                if (active == null) {
+                    break;
                 }
             }
             if (active == null) {
@@ -549,6 +562,7 @@ final class SegmentSlots {
         if (next == null || !reclaimer.wouldLose(next)) {
             return false;
         }
+        drainWaits.increment();
         long left = DRAIN_WAIT_NANOS;
         lookupLock.lock();
         try {
@@ -617,6 +631,15 @@ final class SegmentSlots {
         }
     }
 
+    /**
+     * Whether a rotation that has just activated a segment reclaims one more: when no slot is free, or fewer than
+     * {@link #KEPT_FREE} are free or draining (a slot reclaimed while a reader pinned it, which the next rotation may
+     * not have yet).
+     */
+    private boolean wantsReclaim() {
+        return !freeDrained() || free.size() + draining.size() < KEPT_FREE;
+    }
+
     /** Queues the draining slots that nothing pins any more; returns whether a slot is free now. */
     private boolean freeDrained() {
         if (draining.isEmpty()) {
@@ -639,6 +662,11 @@ final class SegmentSlots {
             toFree(s);
         }
         return !free.isEmpty();
+    }
+
+    /** Returns how many rotations found no free slot and waited for a draining one (stats, tests). */
+    long drainWaits() {
+        return drainWaits.sum();
     }
 
     /** Returns how many reclaimed slots wait for their last pin before they are reused (stats, tests). */

@@ -33,7 +33,7 @@ class RawLogDirectIoTest {
     Path dir;
 
     private RawLogConfig config(Path where, boolean direct) {
-        RawLogConfig c = RawLogFixtures.config(where, 2, 64L << 20, 1L << 20, RawLogConfig.Policy.FIFO);
+        RawLogConfig c = RawLogFixtures.config(where, 2, 96L << 20, 1L << 20, RawLogConfig.Policy.FIFO);
         return new RawLogConfig(c.disks(), c.capacityBytes(), c.segmentSize(), c.policy(), c.sync(),
                 c.checkpointIntervalMillis(), direct);
     }

@@ -22,8 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * of the oldest segment while its read objects were re-appended pinned it, so it could not be reused at once, and the
  * next rotation, finding no free slot, reclaimed the next oldest segment with nowhere to re-append anything, evicting
  * objects read since written. The reclaims that re-append a whole segment of warm objects (the first wrap of a log
- * whose warm set was written first, as in the restart run) are the ones readers pin. A rotation now waits a while
- * for the draining slot instead.
+ * whose warm set was written first, as in the restart run) are the ones readers pin. A rotation then waited up to a
+ * second for the draining slot; with 10 MB replies to slow clients the pins outlast the wait (the storage-bound run
+ * of 2026-12-07 kept 0.89 of its set at 10 MB), so a second slot is now kept free for the rotation after a reclaim
+ * that drains.
  */
 class RawLogDrainingReclaimTest {
 
@@ -36,8 +38,8 @@ class RawLogDrainingReclaimTest {
     @TempDir
     Path dir;
 
-    /** What the scenario gave: the warm objects missing at the end, and how long the cold writes took. */
-    private record Outcome(List<Integer> lost, long writeMillis) {
+    /** What the scenario gave: the warm objects missing at the end, and how many rotations waited for a drain. */
+    private record Outcome(List<Integer> lost, long drainWaits) {
     }
 
     @Test
@@ -49,11 +51,11 @@ class RawLogDrainingReclaimTest {
     }
 
     @Test
-    void aReaderThatNeverLetsGoOfTheDrainingSegmentStallsWritesOnlyForTheBoundedWait() throws Exception {
+    void aReaderThatHoldsTheDrainingSegmentPastEveryRotationCostsNoReadObjectsAndNoWait() throws Exception {
         Outcome o = pinTheOldestSegmentDuringItsReclaim(-1);
-        long bound = TimeUnit.NANOSECONDS.toMillis(SegmentSlots.DRAIN_WAIT_NANOS);
-        assertThat(o.writeMillis()).as("writes waited for the draining slot").isGreaterThanOrEqualTo(bound);
-        assertThat(o.writeMillis()).as("and went on without it").isLessThan(bound + 20_000);
+        assertThat(o.lost()).as("warm objects (each read since written) evicted while the first segment drained")
+                .isEmpty();
+        assertThat(o.drainWaits()).as("rotations that waited for the draining slot").isZero();
     }
 
     /**
@@ -116,11 +118,10 @@ class RawLogDrainingReclaimTest {
                 }
             });
             armed.set(true);
-            long start = System.nanoTime();
             for (int cold = 0; store.stats().evictions() < 40; cold++) {
                 put(store, "cold-" + cold);
             }
-            long writeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            long drainWaits = (Long) store.stats().extra().get("rotationsWaitedForDrain");
             assertThat(onFirstSegmentIo.get()).as("the oldest segment was reclaimed").isNull();
             assertThat(held).as("lookups pinned it during its reclaim").hasSize(HELD);
             if (releaser[0] != null) {
@@ -137,7 +138,7 @@ class RawLogDrainingReclaimTest {
                     lost.add(i);
                 }
             }
-            return new Outcome(lost, writeMillis);
+            return new Outcome(lost, drainWaits);
         }
     }
 
