@@ -8,8 +8,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * O_DIRECT body writes for {@code direct-io=true}: whether they are on, the block size extents
- * align to, and a pool of block-aligned 1 MiB staging buffers. Where the file system refuses
+ * O_DIRECT body writes and reads for {@code direct-io=true}: whether they are on, the block size extents
+ * align to, and a pool of block-aligned 1 MiB staging buffers (writes stage bodies in them, reads bring
+ * the blocks around a range into one and copy the range out). Where the file system refuses
  * O_DIRECT (tmpfs, some overlays) it stays off and says why. Thread-safe.
  */
 final class DirectIo {
@@ -50,11 +51,10 @@ final class DirectIo {
             }
             for (Segment s : slots.all()) {
                 if (s.isOpen()) {
-                    s.openDirect(FileChannel.open(disks.dir(s.disk).resolve(Segment.fileName(s.slot)),
-                            StandardOpenOption.WRITE, com.sun.nio.file.ExtendedOpenOption.DIRECT));
+                    s.openDirect(openChannel(disks.dir(s.disk).resolve(Segment.fileName(s.slot))));
                 }
             }
-            return new DirectIo(true, block, "on (block " + block + " B)");
+            return new DirectIo(true, block, "on (block " + block + " B): bodies written and read past the page cache");
         } catch (IOException | UnsupportedOperationException e) {
             for (Segment s : slots.all()) {
                 s.closeDirect();
@@ -63,6 +63,12 @@ final class DirectIo {
                     + " (" + e + "); raw-log writes through the page cache instead");
             return new DirectIo(false, 4096, "off: " + e);
         }
+    }
+
+    /** Opens {@code file} for O_DIRECT reads and writes. */
+    static FileChannel openChannel(java.nio.file.Path file) throws IOException {
+        return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                com.sun.nio.file.ExtendedOpenOption.DIRECT);
     }
 
     boolean on() {

@@ -138,8 +138,7 @@ final class DiskReturn {
                 ch.force(false);
                 readAhead.apply(ch);
                 if (direct.on()) {
-                    directChannels[i] = FileChannel.open(file, StandardOpenOption.WRITE,
-                            com.sun.nio.file.ExtendedOpenOption.DIRECT);
+                    directChannels[i] = DirectIo.openChannel(file);
                 }
                 i++;
             }

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 import org.edgelab.storage.api.CorruptObjectException;
 import org.edgelab.storage.api.FileSlice;
+import org.edgelab.storage.api.StorageException;
 import org.edgelab.storage.api.StoreCounters;
 import org.edgelab.storage.raw.io.PageIn;
 import org.edgelab.storage.spi.AbstractStoredObject;
@@ -33,17 +34,20 @@ final class LogReader extends AbstractStoredObject {
     private final long[] starts;
     private final boolean[] verified; // guarded by this
     private final boolean zeroCopy;
+    private final DirectIo direct;
 
     /**
      * A reader of {@code record}, whose extents lie in {@code segments} (pinned in {@code pins});
      * {@code dropCorrupt} drops the object from the store, given why, when its bytes fail verification;
      * {@code zeroCopy}: whether file slices may be offered (only where a reused segment gets fresh pages,
-     * see {@link Segment#discardPages}); {@code trusted}: whether its extents are served without being checked.
+     * see {@link Segment#discardPages}; never with direct I/O on, whose reads bypass the page cache a slice would fill);
+     * {@code trusted}: whether its extents are served without being checked.
      */
     LogReader(CommitRecord record, Segment[] segments, PinSet pins, StoreCounters counters, Consumer<String> dropCorrupt,
-              boolean zeroCopy, boolean trusted) {
+              boolean zeroCopy, boolean trusted, DirectIo direct) {
         super(WriteProgress.committed(record.key(), record.bodyLength()), record.metadata());
-        this.zeroCopy = zeroCopy;
+        this.direct = direct;
+        this.zeroCopy = zeroCopy && !direct.on();
         this.record = record;
         this.segments = segments;
         this.pins = pins;
@@ -72,7 +76,7 @@ final class LogReader extends AbstractStoredObject {
             long within = pos - starts[i];
             int n = (int) Math.min(length - total, e.length() - within);
             ByteBuffer part = dst.slice(dst.position(), n);
-            segments[i].read(part, e.offset() + within);
+            read(segments[i], part, e.offset() + within);
             if (part.hasRemaining()) {
                 throw corrupt("segment " + e.slot() + " ends inside '" + record.key() + "'");
             }
@@ -111,6 +115,15 @@ final class LogReader extends AbstractStoredObject {
         }
     }
 
+    /** Reads past the page cache where the store writes that way ({@code direct-io=true}), else through it. */
+    private void read(Segment segment, ByteBuffer dst, long position) throws StorageException {
+        if (direct.on()) {
+            segment.readDirect(dst, position, direct);
+        } else {
+            segment.read(dst, position);
+        }
+    }
+
     private int extentAt(long position) {
         int i = Arrays.binarySearch(starts, position);
         return i >= 0 ? i : -i - 2;
@@ -125,7 +138,7 @@ final class LogReader extends AbstractStoredObject {
         ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(VERIFY_BUFFER, e.length()));
         for (long done = 0; done < e.length(); ) {
             buffer.clear().limit((int) Math.min(buffer.capacity(), e.length() - done));
-            segments[i].read(buffer, e.offset() + done);
+            read(segments[i], buffer, e.offset() + done);
             if (buffer.hasRemaining()) {
                 throw corrupt("segment " + e.slot() + " ends inside '" + record.key() + "'");
             }

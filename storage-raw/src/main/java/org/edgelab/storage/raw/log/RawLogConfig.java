@@ -19,7 +19,7 @@ import org.edgelab.units.Durations;
  * @param policy                   what happens to the objects of a reclaimed segment
  * @param sync                     when written bytes are forced to the device
  * @param checkpointIntervalMillis how often the index is checkpointed; 0 only at close
- * @param directIo                 whether body extents are written with O_DIRECT (where supported)
+ * @param directIo                 whether body extents are written and read with O_DIRECT (where supported)
  * @param readAhead                whether the kernel reads ahead in segment files once the store is open
  * @param diskProbeIntervalMillis  how often an OFFLINE disk is probed to be taken back; 0 never (until the next open)
  * @param verify                   when extents are checked against their CRC32C as they are read
@@ -88,8 +88,9 @@ record RawLogConfig(List<Path> disks, long capacityBytes, long segmentSize, Poli
             new Setting("checkpoint-interval", "30s",
                     "how often the index is checkpointed (e.g. 500ms, 30s, 5m); 0 = only at close"),
             new Setting("direct-io", "false",
-                    "true: write bodies with O_DIRECT from aligned buffers, bypassing the page cache (falls back to"
-                            + " buffered writes, with a warning, where the file system refuses O_DIRECT)"),
+                    "true: write and read bodies with O_DIRECT through aligned buffers, bypassing the page cache, as"
+                            + " Traffic Server does (hits are copied, not sent with sendfile; falls back to buffered I/O,"
+                            + " with a warning, where the file system refuses O_DIRECT)"),
             ReadAhead.SETTING,
             new Setting("disk-probe-interval", "1s",
                     "how often a disk that failed (OFFLINE) is probed: once its directory answers again (its layout"

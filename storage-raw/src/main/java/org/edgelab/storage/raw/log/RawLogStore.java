@@ -241,7 +241,7 @@ final class RawLogStore implements ObjectStore {
         RawLogConfig.Verify verify = config.verify();
         boolean trusted = verify == RawLogConfig.Verify.NEVER || (verify == RawLogConfig.Verify.ONCE && o.verified());
         LogReader reader = new LogReader(o.record(), o.segments(), o.pins(), counters,
-                why -> dropCorrupt(key.hash64(), o.location(), why), zeroCopy == null, trusted);
+                why -> dropCorrupt(key.hash64(), o.location(), why), zeroCopy == null, trusted, direct);
         if (!o.verified() && verify != RawLogConfig.Verify.NEVER) {
             // First lookup since the store opened: check the whole body now, so that damage makes
             // this lookup a miss rather than failing a reader whose reply has begun.

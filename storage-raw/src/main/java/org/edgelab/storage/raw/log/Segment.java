@@ -196,6 +196,44 @@ final class Segment {
     }
 
     /**
+     * Reads into {@code dst} from {@code position} until it is full with O_DIRECT, past the page cache: the blocks
+     * around each piece of the range are read into one of {@code io}'s aligned staging buffers and the piece copied
+     * out. False if the file ends first.
+     */
+    boolean readDirect(ByteBuffer dst, long position, DirectIo io) throws StorageException {
+        FileChannel ch = channel == null ? null : direct;
+        if (ch == null) {
+            throw closedError();
+        }
+        ByteBuffer stage = io.borrow();
+        try {
+            long at = position;
+            while (dst.hasRemaining()) {
+                long start = at / io.block() * io.block();
+                int skip = (int) (at - start);
+                int want = (int) Math.min(stage.capacity() / io.block() * io.block(), DirectIo.alignUp(skip + (long) dst.remaining(), io.block()));
+                stage.clear().limit(want);
+                boolean whole = readFully(ch, stage, start);
+                int got = stage.position() - skip;
+                if (got <= 0) {
+                    return false;
+                }
+                int n = Math.min(got, dst.remaining());
+                dst.put(stage.duplicate().position(skip).limit(skip + n));
+                at += n;
+                if (!whole && dst.hasRemaining()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            throw disks.failure(disk, e);
+        } finally {
+            io.giveBack(stage);
+        }
+    }
+
+    /**
      * Reads the commit record at {@code offset} (one read of up to 4 KiB for the usual small one).
      *
      * @throws CorruptObjectException if no valid commit record starts there
