@@ -9,13 +9,18 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.edgelab.origin.OriginConfig;
 import org.edgelab.origin.OriginServer;
 import org.edgelab.origin.content.SyntheticPaths;
 import org.edgelab.plugin.PluginSettings;
+import org.edgelab.storage.api.CacheKey;
+import org.edgelab.storage.api.FileSlice;
 import org.edgelab.storage.api.ObjectStore;
+import org.edgelab.storage.api.StoredObject;
 import org.edgelab.storage.api.StorageEngines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,23 +29,21 @@ import org.junit.jupiter.api.io.TempDir;
  * A hit that goes out by sendfile never passes through the engine's reads, so when its file fails beneath it only
  * the sendfile sees the error, and Netty ends that reply's connection. The engine must still learn of it, or every
  * later hit is cut the same way: the cache reads the bytes where the sendfile failed back through the engine, which
- * judges the failure as its own read's. Here a raw-files object file is cut short beneath a reply in flight (the
- * client reads slowly, so the cut lies past what the socket holds; raw-files checks a file's length at each lookup, so
- * a file cut before the lookup is a miss already): the reply is cut where sendfile meets the file's end, the read back
- * drops the object, and the next request is a miss answered whole from the origin, then a hit again. (raw-log reads a hit's
- * commit record at each lookup, so a disk that stops answering is found there first.)
+ * judges the failure as its own read's. Here a raw-files object file is cut short in the one window where a sendfile
+ * can still meet it: after the engine brought the body's last slice into memory on the read lane (a file cut before
+ * that is found by the engine itself, and the reply resumed from the origin) and before the loop sends it. The reply
+ * is cut, the read back drops the object, and the next request is a miss answered whole from the origin, then a hit
+ * again. (raw-log reads a hit's commit record at each lookup, so a disk that stops answering is found there first.)
  */
 class FailedSendfileTest {
 
     private static final long SIZE = 8_000_000;
-    /** Where the body is cut: past what the socket buffers can hold when the cut is made (a few MB on loopback). */
-    private static final long CUT_AT = 6_500_000;
 
     @Test
     void aStoredFileCutShortBeneathASendfileIsDroppedAndTheNextRequestIsServedWhole(@TempDir Path dir) throws Exception {
         try (OriginServer origin = OriginServer.start(OriginConfig.builder().port(0).build());
-             ObjectStore store = StorageEngines.open("raw-files", PluginSettings.of("dir", dir.toString(),
-                     "capacity", "64m"));
+             CuttingStore store = new CuttingStore(StorageEngines.open("raw-files", PluginSettings.of("dir",
+                     dir.toString(), "capacity", "64m")));
              CacheServer cache = CacheServer.start(CacheServerConfig.builder().origin(origin.baseUri()).adminPort(0)
                      .ioThreads(2).build(), store)) {
             String path = SyntheticPaths.path("cut-file", SIZE);
@@ -48,12 +51,11 @@ class FailedSendfileTest {
                 assertThat(whole(raw, path, "fill")).isEqualTo("MISS");
                 assertThat(whole(raw, path, "stored")).isEqualTo("HIT");
             }
-            Path file = objectFile(dir);
+            store.cutWhenLastSliceIsLent(objectFile(dir));
             try (RawHttp raw = new RawHttp(cache.port(), 64 << 10)) {
                 raw.send(get(path));
-                raw.awaitBytes(1); // the lookup is done and the reply under way
-                cutShort(file, CUT_AT);
                 RawHttp.Response cut = readOrReset(raw);
+                assertThat(store.cut()).as("the file was cut beneath the body's last slice").isTrue();
                 assertThat(cut == null || !cut.complete())
                         .as("the reply whose sendfile meets the end of the file cannot end whole").isTrue();
             }
@@ -64,6 +66,49 @@ class FailedSendfileTest {
                 assertThat(whole(raw, path, "stored again")).isEqualTo("HIT");
             }
             assertThat(origin.stats().requests() - originBefore).as("one refetch").isEqualTo(1);
+        }
+    }
+
+    /**
+     * raw-files behind a test double that cuts an object file short, once armed, right after the engine lent the
+     * slice that ends the body (its pages in memory), halfway into that slice: before the loop sends it.
+     */
+    private static final class CuttingStore extends ForwardingStore {
+
+        private volatile Path armed;
+        private volatile boolean cut;
+
+        CuttingStore(ObjectStore delegate) {
+            super("cutting", delegate);
+        }
+
+        void cutWhenLastSliceIsLent(Path file) {
+            armed = file;
+        }
+
+        boolean cut() {
+            return cut;
+        }
+
+        @Override
+        public Optional<StoredObject> lookup(CacheKey key) throws IOException {
+            return super.lookup(key).map(o -> new ForwardingObject(o) {
+                @Override
+                public Optional<FileSlice> fileSlice(long position, long maxLength) {
+                    Optional<FileSlice> slice = super.fileSlice(position, maxLength);
+                    Path file = armed;
+                    if (file != null && slice.isPresent() && position + slice.get().length() == SIZE) {
+                        armed = null;
+                        try {
+                            cutShort(file, position + slice.get().length() / 2);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        cut = true;
+                    }
+                    return slice;
+                }
+            });
         }
     }
 
