@@ -198,6 +198,15 @@ final class LogIndex {
      * null); returns how many were removed.
      */
     int removeTouching(long[] sortedGenerations, IntToLongFunction generationOfSlot, LongAdder counter, LongAdder bytes) {
+        return removeTouching(sortedGenerations, generationOfSlot, counter, bytes, null);
+    }
+
+    /**
+     * {@link #removeTouching(long[], IntToLongFunction, LongAdder, LongAdder)}, counting in {@code read} (when not
+     * null) the entries removed that had been read since they were written.
+     */
+    int removeTouching(long[] sortedGenerations, IntToLongFunction generationOfSlot, LongAdder counter, LongAdder bytes,
+                       LongAdder read) {
         if (sortedGenerations.length == 0) {
             return 0;
         }
@@ -211,6 +220,9 @@ final class LogIndex {
         for (int i = 0; i < victims.size(); i++) {
             int pos = find(victims.get(i));
             long stored = storedBytes(extents[pos]);
+            if (read != null && hits(locationAt(pos)) > 0) {
+                read.increment();
+            }
             removeAt(pos);
             counter.increment();
             if (bytes != null) {

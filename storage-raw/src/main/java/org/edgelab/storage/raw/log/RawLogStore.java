@@ -398,6 +398,7 @@ final class RawLogStore implements ObjectStore {
             extra.put("indexBytes", index.allocatedBytes());
             extra.put("indexBytesPerObject", index.size() == 0 ? 0.0 : (double) index.allocatedBytes() / index.size());
             extra.put("reinsertedObjects", eviction.reinserted());
+            extra.put("evictedAfterRead", eviction.evictedAfterRead());
             extra.put("tombstonesCarried", tombstones.carried());
             extra.put("objectsLostToDiskFailure", lostToDiskFailure.sum());
             extra.put("checkpointsWritten", checkpointer.written());

@@ -32,6 +32,8 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
     private final StoreCounters counters;
     private final CarriedTombstones tombstones;
     private final LongAdder reinserted = new LongAdder();
+    /** Objects read since written that a reclaim evicted all the same (no room to re-append, fifo, a failed copy). */
+    private final LongAdder evictedAfterRead = new LongAdder();
 
     SegmentEviction(RawLogConfig.Policy policy, LogIndex index, SegmentSlots slots, StoreCounters counters,
                     CarriedTombstones tombstones) {
@@ -46,6 +48,11 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         return reinserted.sum();
     }
 
+    /** Objects read since they were written that reclaims evicted: the warm set a store loses to eviction. */
+    long evictedAfterRead() {
+        return evictedAfterRead.sum();
+    }
+
     @Override
     public void reclaiming(Segment victim, boolean mayCopyForward) {
         long generation = victim.generation();
@@ -56,7 +63,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         slots.lookupLock().lock();
         try {
             index.removeTouching(new long[] {generation}, slot -> slots.get(slot).generation(), counters.evictions,
-                    counters.evictedBytes);
+                    counters.evictedBytes, evictedAfterRead);
         } finally {
             slots.lookupLock().unlock();
         }

@@ -39,7 +39,7 @@ class RawLogDrainingReclaimTest {
     Path dir;
 
     /** What the scenario gave: the warm objects missing at the end, and how many rotations waited for a drain. */
-    private record Outcome(List<Integer> lost, long drainWaits) {
+    private record Outcome(List<Integer> lost, long drainWaits, long evictedAfterRead) {
     }
 
     @Test
@@ -56,6 +56,7 @@ class RawLogDrainingReclaimTest {
         assertThat(o.lost()).as("warm objects (each read since written) evicted while the first segment drained")
                 .isEmpty();
         assertThat(o.drainWaits()).as("rotations that waited for the draining slot").isZero();
+        assertThat(o.evictedAfterRead()).as("objects read since written that reclaims evicted").isZero();
     }
 
     /**
@@ -122,6 +123,7 @@ class RawLogDrainingReclaimTest {
                 put(store, "cold-" + cold);
             }
             long drainWaits = (Long) store.stats().extra().get("rotationsWaitedForDrain");
+            long evictedAfterRead = (Long) store.stats().extra().get("evictedAfterRead");
             assertThat(onFirstSegmentIo.get()).as("the oldest segment was reclaimed").isNull();
             assertThat(held).as("lookups pinned it during its reclaim").hasSize(HELD);
             if (releaser[0] != null) {
@@ -138,7 +140,7 @@ class RawLogDrainingReclaimTest {
                     lost.add(i);
                 }
             }
-            return new Outcome(lost, drainWaits);
+            return new Outcome(lost, drainWaits, evictedAfterRead);
         }
     }
 

@@ -36,7 +36,7 @@ class RawLogWarmSetTest {
     Path dir;
 
     /** Warm hits per warm request once the log has wrapped, and the objects re-appended. */
-    private record Result(double warmHitRatio, long reinserted, long evictions) {
+    private record Result(double warmHitRatio, long reinserted, long evictions, long evictedAfterRead) {
     }
 
     @ParameterizedTest
@@ -48,6 +48,8 @@ class RawLogWarmSetTest {
         assertThat(byDefault.warmHitRatio()).as("warm hits per warm request, default policy").isGreaterThanOrEqualTo(0.99);
         assertThat(byDefault.reinserted()).isPositive();
         assertThat(fifo.warmHitRatio()).as("fifo overwrites the warm set once per wrap").isLessThan(byDefault.warmHitRatio());
+        assertThat(fifo.evictedAfterRead()).as("read objects fifo evicted").isPositive()
+                .isGreaterThan(byDefault.evictedAfterRead());
     }
 
     private Result run(long size, String policy, Path storeDir) throws IOException {
@@ -87,7 +89,7 @@ class RawLogWarmSetTest {
                 }
             }
             return new Result((double) warmHits / warmRequests, (Long) store.stats().extra().get("reinsertedObjects"),
-                    store.stats().evictions());
+                    store.stats().evictions(), (Long) store.stats().extra().get("evictedAfterRead"));
         }
     }
 
