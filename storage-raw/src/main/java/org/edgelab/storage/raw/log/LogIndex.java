@@ -198,22 +198,24 @@ final class LogIndex {
      * null); returns how many were removed.
      */
     int removeTouching(long[] sortedGenerations, IntToLongFunction generationOfSlot, LongAdder counter, LongAdder bytes) {
-        return removeTouching(sortedGenerations, generationOfSlot, counter, bytes, null);
+        return removeTouching(sortedGenerations, generationOfSlot, counter, bytes, null, null);
     }
 
     /**
-     * {@link #removeTouching(long[], IntToLongFunction, LongAdder, LongAdder)}, counting in {@code read} (when not
-     * null) the entries removed that had been read since they were written.
+     * {@link #removeTouching(long[], IntToLongFunction, LongAdder, LongAdder)}, sparing the entries whose hash
+     * {@code spare} accepts (when not null: objects known to have no bytes left in those segments, which the span
+     * alone cannot tell), and counting in {@code read} (when not null) the entries removed that had been read since
+     * they were written.
      */
     int removeTouching(long[] sortedGenerations, IntToLongFunction generationOfSlot, LongAdder counter, LongAdder bytes,
-                       LongAdder read) {
+                       java.util.function.LongPredicate spare, LongAdder read) {
         if (sortedGenerations.length == 0) {
             return 0;
         }
         LongList victims = new LongList();
         forEach((hash, location, extent) -> {
             long high = generationOfSlot.applyAsLong(slot(location));
-            if (touches(sortedGenerations, high - span(extent), high)) {
+            if (touches(sortedGenerations, high - span(extent), high) && (spare == null || !spare.test(hash))) {
                 victims.add(hash);
             }
         });

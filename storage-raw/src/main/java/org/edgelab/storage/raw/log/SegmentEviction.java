@@ -57,13 +57,14 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
     public void reclaiming(Segment victim, boolean mayCopyForward) {
         long generation = victim.generation();
         tombstones.carry(victim, generation); // before any copy: a copy's commit must come after the tombstone
-        if (mayCopyForward && policy == RawLogConfig.Policy.REINSERT) {
-            reinsertRead(victim, generation);
-        }
+        java.util.Set<Long> moved = mayCopyForward && policy == RawLogConfig.Policy.REINSERT
+                ? reinsertRead(victim, generation) : java.util.Set.of();
         slots.lookupLock().lock();
         try {
+            // an object just re-appended has no bytes left in the victim, though the generations its record spans may
+            // still include the victim's (its other extents in an older segment a reader pinned past the victim)
             index.removeTouching(new long[] {generation}, slot -> slots.get(slot).generation(), counters.evictions,
-                    counters.evictedBytes, evictedAfterRead);
+                    counters.evictedBytes, moved::contains, evictedAfterRead);
         } finally {
             slots.lookupLock().unlock();
         }
@@ -108,7 +109,8 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
      * keep in the victim segment (an object's other extents stay where they are), for as many
      * as the active segment has room; the rest are evicted with the victim.
      */
-    private void reinsertRead(Segment victim, long generation) {
+    /** Returns the hashes of the objects re-appended, whose bytes are no longer in {@code victim}. */
+    private java.util.Set<Long> reinsertRead(Segment victim, long generation) {
         long[] victimGeneration = {generation};
         LongList read = new LongList();
         slots.lookupLock().lock();
@@ -121,15 +123,18 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         } finally {
             slots.lookupLock().unlock();
         }
+        java.util.Set<Long> moved = new java.util.HashSet<>();
         for (int i = 0; i < read.size() && slots.active() != null; i++) {
             try {
                 if (copyForward(victim, generation, read.get(i))) {
                     reinserted.increment();
+                    moved.add(read.get(i));
                 }
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.DEBUG, "reinsertion skipped: " + e);
             }
         }
+        return moved;
     }
 
     /**
