@@ -40,14 +40,14 @@ final class LogReader extends AbstractStoredObject {
      * A reader of {@code record}, whose extents lie in {@code segments} (pinned in {@code pins});
      * {@code dropCorrupt} drops the object from the store, given why, when its bytes fail verification;
      * {@code zeroCopy}: whether file slices may be offered (only where a reused segment gets fresh pages,
-     * see {@link Segment#discardPages}; never with direct I/O on, whose reads bypass the page cache a slice would fill);
-     * {@code trusted}: whether its extents are served without being checked.
+     * see {@link Segment#discardPages}, and not with direct I/O); {@code trusted}: whether its extents are served
+     * without being checked.
      */
     LogReader(CommitRecord record, Segment[] segments, PinSet pins, StoreCounters counters, Consumer<String> dropCorrupt,
               boolean zeroCopy, boolean trusted, DirectIo direct) {
         super(WriteProgress.committed(record.key(), record.bodyLength()), record.metadata());
         this.direct = direct;
-        this.zeroCopy = zeroCopy && !direct.on();
+        this.zeroCopy = zeroCopy;
         this.record = record;
         this.segments = segments;
         this.pins = pins;

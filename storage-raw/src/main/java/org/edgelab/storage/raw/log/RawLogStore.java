@@ -171,6 +171,9 @@ final class RawLogStore implements ObjectStore {
                         + " a socket still holds");
             }
             store.direct = DirectIo.open(config, store.slots, store.disks);
+            if (store.zeroCopy == null && store.direct.on()) {
+                store.zeroCopy = "direct-io: hits are read past the page cache and copied"; // a slice would fill it
+            }
             store.slots.direct(store.direct);
             store.diskReturn.direct(store.direct);
             store.recovery = recovery.recover();

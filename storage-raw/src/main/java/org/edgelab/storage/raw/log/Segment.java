@@ -211,7 +211,8 @@ final class Segment {
             while (dst.hasRemaining()) {
                 long start = at / io.block() * io.block();
                 int skip = (int) (at - start);
-                int want = (int) Math.min(stage.capacity() / io.block() * io.block(), DirectIo.alignUp(skip + (long) dst.remaining(), io.block()));
+                int room = stage.capacity() / io.block() * io.block();
+                int want = (int) Math.min(room, DirectIo.alignUp(skip + (long) dst.remaining(), io.block()));
                 stage.clear().limit(want);
                 boolean whole = readFully(ch, stage, start);
                 int got = stage.position() - skip;

@@ -93,6 +93,7 @@ class RawLogDirectIoTest {
         try (RawLogShards store = RawLogFixtures.open(config(dir, true))) {
             String status = store.stats().extra().get("directIo").toString();
             org.junit.jupiter.api.Assumptions.assumeTrue(status.startsWith("on"), "no O_DIRECT here: " + status);
+            assertThat(store.stats().extra().get("zeroCopy").toString()).startsWith("off: direct-io");
             StoreFixtures.put(store, k, seed, size, 65_536);
             List<Path> segmentFiles;
             try (var files = java.nio.file.Files.walk(dir)) {
