@@ -10,8 +10,8 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Entry point of {@code benchmarks.jar}: {@code restart ...} runs {@link RestartToFirstHit};
- * anything else is JMH's command line, run with the fork JVM flags of {@link ForkFlags} appended
+ * Entry point of {@code benchmarks.jar}: {@code restart ...} runs {@link RestartToFirstHit},
+ * {@code page-in ...} runs {@link PageInCost}; anything else is JMH's command line, run with the fork JVM flags of {@link ForkFlags} appended
  * to every forked JVM.
  */
 public final class BenchmarkMain {
@@ -24,6 +24,10 @@ public final class BenchmarkMain {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("restart")) {
             RestartToFirstHit.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("page-in")) {
+            PageInCost.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         if (Arrays.stream(args).anyMatch(JMH_INFO_FLAGS::contains)) {

@@ -74,6 +74,12 @@ final class LinuxCalls {
     static native long syscall(long number, int fd, com.sun.jna.Pointer range, com.sun.jna.Pointer stat, int flags)
             throws LastErrorException;
 
+    /**
+     * {@code sendfile(2)}: copies up to {@code count} bytes of {@code inFd} from the offset in {@code offset} (which it
+     * advances) to {@code outFd}; returns the bytes copied (0 at the end of the file); on failure throws with errno.
+     */
+    static native long sendfile(int outFd, int inFd, com.sun.jna.Pointer offset, long count) throws LastErrorException;
+
     /** {@code getpagesize(3)}. */
     static native int getpagesize();
 

@@ -31,6 +31,8 @@ class PageInTest {
         Path file = PageCacheProbe.deviceFile(dir, "segment", FILE_BYTES);
         try (FileChannel ch = coldRandomAccess(file)) {
             assertThat(PageIn.resident(ch, AT, LENGTH)).as("bytes read").isEqualTo(LENGTH);
+            assertThat(PageIn.status()).as("brought in without a copy into the JVM").contains("sendfile to /dev/null")
+                    .doesNotContain("read into a buffer");
             assertThat(PageCacheProbe.resident(ch, AT, LENGTH)).as("pages of the range resident")
                     .isEqualTo(PageCacheProbe.pages(AT, LENGTH));
             assertThat(PageCacheProbe.resident(ch, 0, FILE_BYTES)).as("pages of the file resident")

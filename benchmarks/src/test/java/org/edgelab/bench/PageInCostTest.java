@@ -1,0 +1,52 @@
+package org.edgelab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@link PageInCost} on a small real file: every method runs each round, and the medians compare them. */
+class PageInCostTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyMethodBringsRangesInEachRoundAndTheMediansAreCompared() throws Exception {
+        Path file = dir.resolve("segment");
+        Files.write(file, new byte[4 << 20]);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new PageInCost()).execute("--file", file.toString(), "--total", "8MiB",
+                    "--piece", "1MiB", "--threads", "2", "--rounds", "2");
+        } finally {
+            System.setOut(stdout);
+        }
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(text).isZero();
+        assertThat(text).containsPattern("round 1 SENDFILE_TO_NULL +\\d+ MB/s  \\d+\\.\\d{3} CPU s/GB")
+                .containsPattern("round 2 READ_INTO_BUFFER +\\d+ MB/s")
+                .containsPattern("median SENDFILE_TO_NULL .*\\(1\\.00x the first method's CPU\\)")
+                .containsPattern("median READ_INTO_BUFFER .*x the first method's CPU\\)");
+    }
+
+    @Test
+    void aFileOfLessThanTwoPiecesIsRefused() throws Exception {
+        Path file = dir.resolve("tiny");
+        Files.write(file, new byte[1 << 20]);
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cli = new CommandLine(new PageInCost());
+        cli.setErr(new java.io.PrintWriter(err));
+        assertThat(cli.execute("--file", file.toString(), "--piece", "1MiB")).isNotZero();
+        assertThat(err.toString()).contains("fewer than two pieces");
+    }
+}
