@@ -41,8 +41,10 @@ public final class PageIn {
 
     /** Why cachestat is not used (null while it is). */
     private static volatile String cachestatProblem = LinuxCalls.PROBLEM;
-    /** {@code /dev/null}, where ranges are sent to bring them in; null when it could not be opened. */
+    /** {@code /dev/null}, where ranges are sent to bring them in (kept open for the process); null when it could not be opened. */
     private static final FileChannel DEV_NULL;
+    /** Its descriptor, or -1. */
+    private static final int DEV_NULL_FD;
     private static final int EINTR = 4;
     private static final int EINVAL = 22;
     /** Why ranges are read into a buffer instead of sent to /dev/null (null while they are sent). */
@@ -52,15 +54,18 @@ public final class PageIn {
 
     static {
         FileChannel devNull = null;
+        int fd = -1;
         String problem = LinuxCalls.PROBLEM;
         if (problem == null) {
             try {
                 devNull = FileChannel.open(java.nio.file.Path.of("/dev/null"), java.nio.file.StandardOpenOption.WRITE);
+                fd = LinuxCalls.descriptor(devNull);
             } catch (IOException | RuntimeException e) {
                 problem = "/dev/null cannot be opened: " + e;
             }
         }
         DEV_NULL = devNull;
+        DEV_NULL_FD = fd;
         sendfileProblem = problem;
     }
 
@@ -103,7 +108,7 @@ public final class PageIn {
             } catch (LastErrorException e) {
                 if (e.getErrorCode() != EINVAL && e.getErrorCode() != ENOSYS) {
                     throw new IOException("sendfile of " + position + "+" + length + " to /dev/null failed with errno "
-                            + e.getErrorCode());
+                            + e.getErrorCode(), e);
                 }
                 sendfileProblem = "sendfile to /dev/null refused with errno " + e.getErrorCode();
             }
@@ -125,7 +130,6 @@ public final class PageIn {
     /** Sends {@code [position, position + length)} to /dev/null; returns {@code length}. */
     private static long sendToNull(FileChannel channel, long position, long length) throws IOException {
         int in = LinuxCalls.descriptor(channel);
-        int out = LinuxCalls.descriptor(DEV_NULL);
         Memory offset = SENDFILE_OFFSET.get();
         offset.setLong(0, position);
         long end = position + length;
@@ -133,7 +137,7 @@ public final class PageIn {
         while ((at = offset.getLong(0)) < end) {
             long n;
             try {
-                n = LinuxCalls.sendfile(out, in, offset, end - at);
+                n = LinuxCalls.sendfile(DEV_NULL_FD, in, offset, end - at);
             } catch (LastErrorException e) {
                 if (e.getErrorCode() == EINTR) {
                     continue;

@@ -3,7 +3,9 @@ package org.edgelab.storage.raw.log;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.CRC32C;
 import org.edgelab.storage.api.StoreCounters;
@@ -57,8 +59,8 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
     public void reclaiming(Segment victim, boolean mayCopyForward) {
         long generation = victim.generation();
         tombstones.carry(victim, generation); // before any copy: a copy's commit must come after the tombstone
-        java.util.Set<Long> moved = mayCopyForward && policy == RawLogConfig.Policy.REINSERT
-                ? reinsertRead(victim, generation) : java.util.Set.of();
+        Set<Long> moved = mayCopyForward && policy == RawLogConfig.Policy.REINSERT
+                ? reinsertRead(victim, generation) : Set.of();
         slots.lookupLock().lock();
         try {
             // an object just re-appended has no bytes left in the victim, though the generations its record spans may
@@ -107,10 +109,10 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
     /**
      * Re-appends, into the active segment, the bytes that objects read since they were written
      * keep in the victim segment (an object's other extents stay where they are), for as many
-     * as the active segment has room; the rest are evicted with the victim.
+     * as the active segment has room; the rest are evicted with the victim. Returns the hashes of the objects
+     * re-appended, whose bytes are no longer in {@code victim}.
      */
-    /** Returns the hashes of the objects re-appended, whose bytes are no longer in {@code victim}. */
-    private java.util.Set<Long> reinsertRead(Segment victim, long generation) {
+    private Set<Long> reinsertRead(Segment victim, long generation) {
         long[] victimGeneration = {generation};
         LongList read = new LongList();
         slots.lookupLock().lock();
@@ -123,7 +125,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         } finally {
             slots.lookupLock().unlock();
         }
-        java.util.Set<Long> moved = new java.util.HashSet<>();
+        Set<Long> moved = new HashSet<>();
         for (int i = 0; i < read.size() && slots.active() != null; i++) {
             try {
                 if (copyForward(victim, generation, read.get(i))) {
