@@ -31,8 +31,13 @@ import picocli.CommandLine.Spec;
  * ({@link PageIn}), by each {@link PageIn.Method} side by side: threads bring random {@code --piece}-aligned ranges
  * of an existing file in until {@code --total} bytes were asked for, from a cold start (the file's pages dropped),
  * and the JVM's CPU time per GB, the rate and the device bytes read per byte asked are printed per round, the
- * methods alternating, then their medians and ratios. Run it in a memory cgroup smaller than the file to see the
- * cost of reclaim as a storage-bound cache pays it (the command is in docs/BENCHMARKS.md). Reads the file only.
+ * methods alternating, then their medians and ratios. With {@code --object}, ranges are objects brought in piece by
+ * piece in order, as a cache sends a hit; {@code --second-pass} sends each piece to {@code /dev/null} again once it
+ * is in, as the event loop then sends it to the client. {@link PageIn.Method#SENDFILE_READ_AHEAD} reads each object
+ * through an open file of its own with the kernel's read-ahead, as raw-files reads an object file; the other
+ * methods share one open file advised {@code POSIX_FADV_RANDOM}, as raw-log reads a segment. Run it in a memory
+ * cgroup smaller than the file to see the cost of reclaim as a storage-bound cache pays it (the command is in
+ * docs/BENCHMARKS.md). Reads the file only.
  */
 @Command(name = "page-in", mixinStandardHelpOptions = true,
         description = "CPU per GB of bringing random file ranges into the page cache, per PageIn method, side by side.")
@@ -52,6 +57,12 @@ public final class PageInCost implements Callable<Integer> {
 
     @Option(names = "--threads", defaultValue = "8", description = "threads bringing ranges in, as a read lane's busy threads (default ${DEFAULT-VALUE})")
     int threads;
+
+    @Option(names = "--object", defaultValue = "0", description = "bytes per object, brought in piece by piece in order (0: each piece at random; default ${DEFAULT-VALUE})")
+    String object;
+
+    @Option(names = "--second-pass", description = "send every piece to /dev/null again once it is in, as a cache's event loop sends it to its client")
+    boolean secondPass;
 
     @Option(names = "--rounds", defaultValue = "3", description = "rounds; each runs every method once (default ${DEFAULT-VALUE})")
     int rounds;
@@ -79,16 +90,20 @@ public final class PageInCost implements Callable<Integer> {
     public Integer call() throws Exception {
         long totalBytes = ByteSize.parse(total);
         long pieceBytes = ByteSize.parse(piece);
-        long pieces = Files.size(file) / pieceBytes;
+        long objectBytes = ByteSize.parse(object);
+        long unit = objectBytes > 0 ? objectBytes : pieceBytes;
+        long pieces = Files.size(file) / unit;
         if (pieces < 2) {
             throw new CommandLine.ParameterException(spec.commandLine(), file + " holds fewer than two pieces of " + piece);
         }
-        System.out.println("page-in: " + file + ", " + total + " per method and round in pieces of " + piece + ", "
-                + threads + " threads; " + PageIn.status());
+        System.out.println("page-in: " + file + ", " + total + " per method and round in pieces of " + piece
+                + (objectBytes > 0 ? " of objects of " + object + " read in order" : " at random")
+                + (secondPass ? ", each piece sent again once in" : "") + ", " + threads + " threads; "
+                + PageIn.status());
         Map<PageIn.Method, List<Round>> byMethod = new EnumMap<>(PageIn.Method.class);
         for (int r = 0; r < rounds; r++) {
             for (PageIn.Method method : PageIn.Method.values()) {
-                Round round = run(method, totalBytes, pieceBytes, pieces, 31L * r + 7);
+                Round round = run(method, totalBytes, pieceBytes, unit, pieces, 31L * r + 7);
                 byMethod.computeIfAbsent(method, m -> new ArrayList<>()).add(round);
                 System.out.printf(Locale.ROOT, "round %d %-17s %7.0f MB/s  %.3f CPU s/GB  device read / asked %.2f%n",
                         r + 1, method, round.megabytesPerSecond(), round.cpuPerGb(), round.deviceReadPerAsked());
@@ -107,8 +122,9 @@ public final class PageInCost implements Callable<Integer> {
         return 0;
     }
 
-    private Round run(PageIn.Method method, long totalBytes, long pieceBytes, long pieces, long seed) throws Exception {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+    private Round run(PageIn.Method method, long totalBytes, long pieceBytes, long unit, long pieces, long seed) throws Exception {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+             FileChannel devNull = FileChannel.open(Path.of("/dev/null"), StandardOpenOption.WRITE)) {
             FileAdvice.advise(ch, FileAdvice.RANDOM); // as the engines read: no read-ahead of their own
             FileAdvice.advise(ch, FileAdvice.DONTNEED);
             AtomicLong asked = new AtomicLong();
@@ -121,8 +137,21 @@ public final class PageInCost implements Callable<Integer> {
                 for (int t = 0; t < threads; t++) {
                     SplittableRandom random = new SplittableRandom(seed * 1_000_003L + t);
                     done.add(pool.submit(() -> {
-                        while (asked.addAndGet(pieceBytes) <= totalBytes) {
-                            PageIn.resident(ch, random.nextLong(pieces) * pieceBytes, pieceBytes, method);
+                        while (asked.addAndGet(unit) <= totalBytes) {
+                            long start = random.nextLong(pieces) * unit;
+                            boolean own = method == PageIn.Method.SENDFILE_READ_AHEAD;
+                            try (FileChannel objectChannel = own ? FileChannel.open(file, StandardOpenOption.READ) : null) {
+                                FileChannel c = own ? objectChannel : ch;
+                                for (long at = 0; at < unit; at += pieceBytes) {
+                                    long n = Math.min(pieceBytes, unit - at);
+                                    PageIn.resident(c, start + at, n, method);
+                                    if (secondPass) {
+                                        for (long sent = 0; sent < n; ) {
+                                            sent += c.transferTo(start + at + sent, n - sent, devNull);
+                                        }
+                                    }
+                                }
+                            }
                         }
                         return null;
                     }));

@@ -36,7 +36,28 @@ class PageInCostTest {
         assertThat(text).containsPattern("round 1 SENDFILE_TO_NULL +\\d+ MB/s  \\d+\\.\\d{3} CPU s/GB")
                 .containsPattern("round 2 READ_INTO_BUFFER +\\d+ MB/s")
                 .containsPattern("median SENDFILE_TO_NULL .*\\(1\\.00x the first method's CPU\\)")
-                .containsPattern("median READ_INTO_BUFFER .*x the first method's CPU\\)");
+                .containsPattern("median READ_INTO_BUFFER .*x the first method's CPU\\)")
+                .containsPattern("median SENDFILE_READ_AHEAD .*x the first method's CPU\\)");
+    }
+
+    @Test
+    void objectsAreBroughtInPieceByPieceAndSentASecondTime() throws Exception {
+        Path file = dir.resolve("segment");
+        Files.write(file, new byte[8 << 20]);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new PageInCost()).execute("--file", file.toString(), "--total", "12MiB",
+                    "--piece", "1MiB", "--object", "3MiB", "--second-pass", "--threads", "2", "--rounds", "1");
+        } finally {
+            System.setOut(stdout);
+        }
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(text).isZero();
+        assertThat(text).contains("in pieces of 1MiB").containsPattern("round 1 SENDFILE_READ_AHEAD +\\d+ MB/s")
+                .containsPattern("median SENDFILE_TO_NULL .*\\(1\\.00x the first method's CPU\\)");
     }
 
     @Test

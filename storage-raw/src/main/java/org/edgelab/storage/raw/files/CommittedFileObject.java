@@ -52,7 +52,7 @@ final class CommittedFileObject extends AbstractStoredObject {
     protected Optional<FileSlice> fileSliceAvailable(long position, long length) {
         try {
             // the loop that sends the slice must not wait for the device
-            PageIn.resident(channel, entry.headerLength + position, length);
+            PageIn.resident(channel, entry.headerLength + position, length, store.pageInMethod());
         } catch (IOException e) {
             return Optional.empty(); // read() meets the same failure and judges it (a file cut short is dropped)
         }

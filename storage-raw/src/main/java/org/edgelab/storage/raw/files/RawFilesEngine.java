@@ -25,7 +25,7 @@ public final class RawFilesEngine implements StorageEngine {
             new Setting("recency-interval", "10s", "how often when each object was last used is written to a file, so"
                     + " that a restarted store evicts the least recently used first, not the first written; 0 = only at"
                     + " close (a crash then loses the order)"),
-            ReadAhead.SETTING);
+            ReadAhead.FILES_SETTING);
 
     @Override
     public String name() {
@@ -50,7 +50,7 @@ public final class RawFilesEngine implements StorageEngine {
         String policy = settings.string("policy", "lru");
         SyncMode sync = SyncMode.parse(settings.string("sync", "none"));
         String levels = settings.string("levels", "1:2");
-        ReadAhead readAhead = ReadAhead.parse(settings.string("read-ahead", "off"));
+        ReadAhead readAhead = ReadAhead.parse(settings.string("read-ahead", ReadAhead.FILES_SETTING.defaultValue()));
         long recencyMillis = settings.duration("recency-interval",
                 java.time.Duration.ofMillis(RawFilesStore.DEFAULT_RECENCY_INTERVAL_MILLIS)).toMillis();
         return RawFilesStore.open(dir, capacity, policy, sync, levels, readAhead, recencyMillis);

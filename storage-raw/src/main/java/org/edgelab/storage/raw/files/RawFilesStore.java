@@ -345,7 +345,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
      */
     public static RawFilesStore open(Path dir, long capacityBytes, String policy, SyncMode sync, String levels)
             throws IOException {
-        return open(dir, capacityBytes, policy, sync, levels, ReadAhead.parse("off"));
+        return open(dir, capacityBytes, policy, sync, levels, ReadAhead.parse(ReadAhead.FILES_SETTING.defaultValue()));
     }
 
     /**
@@ -432,6 +432,11 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
                 return Optional.empty();
             }
         }
+    }
+
+    /** How slices' pages are brought in: by the read-ahead setting's method. */
+    PageIn.Method pageInMethod() {
+        return readAhead.pageInMethod();
     }
 
     /**
@@ -727,7 +732,7 @@ public final class RawFilesStore implements ObjectStore, PinnableStore {
         extra.put("policy", policyName);
         extra.put("sync", syncMode.settingValue());
         extra.put("readAhead", readAhead.status());
-        extra.put("pageIn", PageIn.status());
+        extra.put("pageIn", PageIn.status(readAhead.pageInMethod()));
         extra.put("levels", layout.levelsSpec());
         extra.put("writesInProgress", writers.size());
         extra.put("bodyVerifications", verifications.sum());

@@ -74,7 +74,13 @@ public final class PageIn {
         /** {@code POSIX_FADV_WILLNEED}, then {@code sendfile(2)} of the range to {@code /dev/null}: no copy into the JVM. */
         SENDFILE_TO_NULL,
         /** {@code POSIX_FADV_WILLNEED}, then a read of the range through a per-thread buffer (a copy of every byte). */
-        READ_INTO_BUFFER
+        READ_INTO_BUFFER,
+        /**
+         * {@code sendfile(2)} of the range to {@code /dev/null} without {@code WILLNEED}: the channel's own read-ahead
+         * brings the pages in, in large folios where the file system has them. For a channel read in order that has
+         * the kernel's read-ahead (not {@code POSIX_FADV_RANDOM}).
+         */
+        SENDFILE_READ_AHEAD
     }
 
     private PageIn() {
@@ -99,10 +105,10 @@ public final class PageIn {
         if (length <= 0 || isCached(channel, position, length)) {
             return 0;
         }
-        if (LinuxCalls.PROBLEM == null) {
+        if (LinuxCalls.PROBLEM == null && method != Method.SENDFILE_READ_AHEAD) {
             FileAdvice.advise(channel, position, length, FileAdvice.WILLNEED);
         }
-        if (method == Method.SENDFILE_TO_NULL && sendfileProblem == null) {
+        if (method != Method.READ_INTO_BUFFER && sendfileProblem == null) {
             try {
                 return sendToNull(channel, position, length);
             } catch (LastErrorException e) {
@@ -152,12 +158,19 @@ public final class PageIn {
         return length;
     }
 
-    /** Says how ranges are brought in here: whether resident ones are recognised, and how the others are read. */
+    /** Says how ranges are brought in here by {@link Method#SENDFILE_TO_NULL}, the default. */
     public static String status() {
+        return status(Method.SENDFILE_TO_NULL);
+    }
+
+    /** Says how ranges are brought in here by {@code method}: whether resident ones are recognised, and how the others are read. */
+    public static String status(Method method) {
         String cachestat = cachestatProblem;
         String sendfile = sendfileProblem;
-        String bringIn = sendfile == null ? "WILLNEED and a sendfile to /dev/null"
-                : "WILLNEED and a read into a buffer (" + sendfile + ")";
+        String advice = method == Method.SENDFILE_READ_AHEAD ? "the file's read-ahead" : "WILLNEED";
+        String bringIn = method == Method.READ_INTO_BUFFER ? "WILLNEED and a read into a buffer"
+                : sendfile == null ? advice + " and a sendfile to /dev/null"
+                : advice + " and a read into a buffer (" + sendfile + ")";
         return cachestat == null ? "cachestat, then " + bringIn + " of ranges not resident"
                 : bringIn + " of every range (cachestat unavailable: " + cachestat + ")";
     }

@@ -41,6 +41,18 @@ class PageInTest {
     }
 
     @Test
+    void aColdRangeComesInByTheReadAheadOfAFileReadInOrder() throws IOException {
+        Path file = PageCacheProbe.deviceFile(dir, "object", FILE_BYTES);
+        try (FileChannel ch = coldRandomAccess(file)) {
+            FileAdvice.advise(ch, FileAdvice.NORMAL); // as raw-files opens an object's file with read-ahead=kernel
+            assertThat(PageIn.resident(ch, AT, LENGTH, PageIn.Method.SENDFILE_READ_AHEAD)).isEqualTo(LENGTH);
+            assertThat(PageCacheProbe.resident(ch, AT, LENGTH)).as("pages of the range resident")
+                    .isEqualTo(PageCacheProbe.pages(AT, LENGTH));
+            assertThat(PageCacheProbe.resident(ch, 0, AT - AT % 4096)).as("pages before the range's first").isZero();
+        }
+    }
+
+    @Test
     void aResidentRangeIsNotReadAgainWhereTheKernelCountsCachedPages() throws IOException {
         Path file = PageCacheProbe.deviceFile(dir, "segment", FILE_BYTES);
         try (FileChannel ch = coldRandomAccess(file)) {

@@ -39,6 +39,22 @@ class ReadAheadTest {
     }
 
     @Test
+    void rawFilesReadsAheadByDefaultAndRawLogDoesNot() throws IOException {
+        assertThat(org.edgelab.storage.api.StorageEngines.get("raw-files").settings())
+                .contains(ReadAhead.FILES_SETTING).doesNotContain(ReadAhead.SETTING);
+        assertThat(ReadAhead.FILES_SETTING.defaultValue()).isEqualTo("kernel");
+        try (org.edgelab.storage.api.ObjectStore files = org.edgelab.storage.api.StorageEngines.open("raw-files",
+                org.edgelab.plugin.PluginSettings.of("dir", dir.resolve("files").toString()));
+             org.edgelab.storage.api.ObjectStore log = org.edgelab.storage.api.StorageEngines.open("raw-log",
+                     org.edgelab.plugin.PluginSettings.of("disks", dir.resolve("log").toString(), "capacity", "64m"))) {
+            assertThat(files.stats().extra()).containsEntry("readAhead", "kernel");
+            assertThat(files.stats().extra().get("pageIn")).asString().contains("the file's read-ahead");
+            assertThat(log.stats().extra()).containsEntry("readAhead", "off (POSIX_FADV_RANDOM)");
+            assertThat(log.stats().extra().get("pageIn")).asString().contains("WILLNEED");
+        }
+    }
+
+    @Test
     void aBadValueNamesTheAcceptedOnes() {
         assertThatThrownBy(() -> ReadAhead.parse("maybe")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("engine setting 'read-ahead' must be off or kernel, got 'maybe'");

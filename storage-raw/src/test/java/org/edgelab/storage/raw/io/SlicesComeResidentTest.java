@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The raw engines lend a file slice with its bytes in memory: the event loop that sends it then copies memory and
  * does not wait for the device. An object whose pages were dropped from the page cache (counted with
  * {@code mincore(2)}) is resident again, page for page, once a slice of it is handed out; and the engine says the
- * call blocks, so a server makes it off its loops.
+ * call blocks, so a server makes it off its loops. The same with either {@code read-ahead} setting: {@code off}
+ * brings exactly the slice in ({@code WILLNEED}), {@code kernel} lets the reader's own open file read ahead.
  */
 class SlicesComeResidentTest {
 
@@ -32,11 +33,12 @@ class SlicesComeResidentTest {
     Path dir;
 
     @ParameterizedTest
-    @CsvSource({"raw-log, disks", "raw-files, dir"})
-    void aSliceOfAnObjectNoLongerInMemoryComesResident(String engine, String placeSetting) throws Exception {
+    @CsvSource({"raw-log, disks, off", "raw-log, disks, kernel", "raw-files, dir, off", "raw-files, dir, kernel"})
+    void aSliceOfAnObjectNoLongerInMemoryComesResident(String engine, String placeSetting, String readAhead)
+            throws Exception {
         PageCacheProbe.assumeDevice(dir);
-        try (ObjectStore store = StorageEngines.open(engine,
-                PluginSettings.of(placeSetting, dir.resolve("store").toString(), "capacity", "64m"))) {
+        try (ObjectStore store = StorageEngines.open(engine, PluginSettings.of(placeSetting,
+                dir.resolve("store").toString(), "capacity", "64m", "read-ahead", readAhead))) {
             assertThat(store.blockingCalls()).contains(StoreCall.FILE_SLICE);
             CacheKey key = CacheKey.of("cold");
             StoreFixtures.put(store, key, TestContent.seed(key.value()), SIZE, 64 << 10);
