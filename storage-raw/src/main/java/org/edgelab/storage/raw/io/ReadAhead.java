@@ -24,10 +24,12 @@ import org.edgelab.plugin.Setting;
  * the log runs before the advice is given, with the kernel's read-ahead.
  *
  * <p>Why kernel for raw-files: an object file ends where its object ends, so the read-ahead of the reader's own
- * open file cannot run into a neighbour (0.85-0.90 device bytes per byte served), and its pages come in large folios,
- * where {@code WILLNEED} over a range adds 4 KiB pages one at a time, each charged to the memory cgroup and later
- * reclaimed on its own ({@link PageIn.Method#SENDFILE_READ_AHEAD}; docs/BENCHMARKS.md, 2026-12-07: 1.2x-1.6x the req/s
- * in a 1 GiB memory cgroup, at 0.57-0.84x the CPU per GB).
+ * open file cannot run into a neighbour, and its pages come in large folios, where {@code WILLNEED} over a range adds
+ * 4 KiB pages one at a time, each charged to the memory cgroup and later reclaimed on its own
+ * ({@link PageIn.Method#SENDFILE_READ_AHEAD}). In a 1 GiB memory cgroup over a 5 GB set (docs/BENCHMARKS.md,
+ * 2026-12-07), against {@code off}: 1.17x the req/s at 100 KB (one repetition), 1.45x at 1 MB, 1.62x at 10 MB, at
+ * 0.84x, 0.66x and 0.63x the CPU per GB; device bytes per byte served 0.85, 0.92 and 1.25 (0.85, 0.89, 1.08 with
+ * {@code off}).
  *
  * <p>Thread-safe: {@link #apply} is one system call per file; where advice cannot be given (not Linux, no JNA, the
  * JVM without {@code --add-opens java.base/sun.nio.ch}), the kernel's read-ahead stays, a warning is logged once and
