@@ -116,8 +116,10 @@ public final class PageInCost implements Callable<Integer> {
             if (Double.isNaN(base)) {
                 base = cpu;
             }
-            System.out.printf(Locale.ROOT, "median %-17s %7.0f MB/s  %.3f CPU s/GB  (%.2fx the first method's CPU)%n",
-                    e.getKey(), rate, cpu, cpu / base);
+            // the process CPU clock ticks in jiffies: a short run can measure none for a method
+            String ratio = base > 0 ? String.format(Locale.ROOT, "%.2fx the first method's CPU", cpu / base)
+                    : "the first method's CPU below the clock's resolution: give a larger --total";
+            System.out.printf(Locale.ROOT, "median %-17s %7.0f MB/s  %.3f CPU s/GB  (%s)%n", e.getKey(), rate, cpu, ratio);
         }
         return 0;
     }
