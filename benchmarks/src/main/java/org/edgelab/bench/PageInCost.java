@@ -140,20 +140,7 @@ public final class PageInCost implements Callable<Integer> {
                     SplittableRandom random = new SplittableRandom(seed * 1_000_003L + t);
                     done.add(pool.submit(() -> {
                         while (asked.addAndGet(unit) <= totalBytes) {
-                            long start = random.nextLong(pieces) * unit;
-                            boolean own = method == PageIn.Method.SENDFILE_READ_AHEAD;
-                            try (FileChannel objectChannel = own ? FileChannel.open(file, StandardOpenOption.READ) : null) {
-                                FileChannel c = own ? objectChannel : ch;
-                                for (long at = 0; at < unit; at += pieceBytes) {
-                                    long n = Math.min(pieceBytes, unit - at);
-                                    PageIn.resident(c, start + at, n, method);
-                                    if (secondPass) {
-                                        for (long sent = 0; sent < n; ) {
-                                            sent += c.transferTo(start + at + sent, n - sent, devNull);
-                                        }
-                                    }
-                                }
-                            }
+                            bringIn(method, ch, devNull, random.nextLong(pieces) * unit, unit, pieceBytes);
                         }
                         return null;
                     }));
@@ -168,6 +155,26 @@ public final class PageInCost implements Callable<Integer> {
             double cpu = (processCpuNanos() - cpu0) / 1e9;
             long device1 = deviceReadBytes();
             return new Round(method, seconds, cpu, totalBytes, device0 < 0 || device1 < 0 ? -1 : device1 - device0);
+        }
+    }
+
+    /**
+     * Brings {@code [start, start + length)} in piece by piece, in order, and sends each piece again with
+     * {@code --second-pass}. {@link PageIn.Method#SENDFILE_READ_AHEAD} reads through an open file of its own (its
+     * read-ahead follows this range only, as raw-files' reader of one object file); the others through {@code shared}.
+     */
+    private void bringIn(PageIn.Method method, FileChannel shared, FileChannel devNull, long start, long length,
+                         long pieceBytes) throws IOException {
+        boolean own = method == PageIn.Method.SENDFILE_READ_AHEAD;
+        try (FileChannel ownChannel = own ? FileChannel.open(file, StandardOpenOption.READ) : null) {
+            FileChannel ch = own ? ownChannel : shared;
+            for (long at = 0; at < length; at += pieceBytes) {
+                long n = Math.min(pieceBytes, length - at);
+                PageIn.resident(ch, start + at, n, method);
+                for (long sent = 0; secondPass && sent < n; ) {
+                    sent += ch.transferTo(start + at + sent, n - sent, devNull);
+                }
+            }
         }
     }
 
