@@ -128,8 +128,11 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         Set<Long> moved = new HashSet<>();
         for (int i = 0; i < read.size() && slots.active() != null; i++) {
             try {
-                if (copyForward(victim, generation, read.get(i))) {
+                Copy copy = copyForward(victim, generation, read.get(i));
+                if (copy == Copy.COPIED) {
                     reinserted.increment();
+                }
+                if (copy != Copy.NOT_COPIED) {
                     moved.add(read.get(i));
                 }
             } catch (IOException e) {
@@ -139,23 +142,36 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         return moved;
     }
 
+    /** What {@link #copyForward} did with an object. */
+    private enum Copy {
+        /** Its bytes (and record) in the victim were re-appended. */
+        COPIED,
+        /**
+         * Nothing of it lies in the victim, though the generations its record spans include the victim's (its extents
+         * on both sides of it): it stays where it is, untouched, its hits unspent.
+         */
+        NOT_IN_VICTIM,
+        /** It could not be copied and is evicted with the victim. */
+        NOT_COPIED
+    }
+
     /**
      * Copies the extents of one object that lie in the victim (verifying each) to the active
      * segment, with a new commit record naming them and the object's other extents, and
      * re-indexes it there with one hit less (so an object spanning several segments, re-appended
      * piece by piece as the log passes over it, needs as many reads per pass, and one no longer
-     * read drops out within seven passes at most); false when it cannot be copied (not
-     * enough room in the active segment, damaged, or spanning too many generations), which leaves
-     * it to be evicted. If bytes were written but no valid record covers them, the active segment
-     * ends there.
+     * read drops out within seven passes at most); {@link Copy#NOT_IN_VICTIM} when neither its bytes nor its record
+     * lie in the victim; {@link Copy#NOT_COPIED} when it cannot be copied (not enough room in the active segment,
+     * damaged, or spanning too many generations), which leaves it to be evicted. If bytes were written but no valid
+     * record covers them, the active segment ends there.
      */
-    private boolean copyForward(Segment victim, long generation, long hash) throws IOException {
+    private Copy copyForward(Segment victim, long generation, long hash) throws IOException {
         long location;
         slots.lookupLock().lock();
         try {
             int pos = index.find(hash);
             if (pos < 0) {
-                return false; // a lookup dropped it as damaged meanwhile
+                return Copy.NOT_COPIED; // a lookup dropped it as damaged meanwhile
             }
             location = index.locationAt(pos);
         } finally {
@@ -164,6 +180,10 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         Segment recordSegment = slots.get(LogIndex.slot(location));
         CommitRecord old = RecordFormat.decodeCommit(recordSegment.readCommitRecord(LogIndex.offset(location)),
                 recordSegment.generation());
+        boolean recordInVictim = recordSegment == victim;
+        if (!recordInVictim && old.extents().stream().noneMatch(e -> e.slot() == victim.slot && e.generation() == generation)) {
+            return Copy.NOT_IN_VICTIM;
+        }
         Segment target = slots.active();
         long newGeneration = target.generation();
         int commitLength = RecordFormat.commitLength(old.key().toBytes(), old.metadata(), old.extents().size());
@@ -173,14 +193,14 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
             if (e.slot() == victim.slot && e.generation() == generation) {
                 needed += RecordFormat.align8(RecordFormat.RECORD_HEADER_BYTES + e.length());
             } else if (!slots.get(e.slot()).holds(e.generation())) {
-                return false; // part of it is gone already
+                return Copy.NOT_COPIED; // part of it is gone already
             } else {
                 lowest = Math.min(lowest, e.generation());
             }
         }
         long start = slots.activePosition();
         if (slots.segmentSize() - start < needed || newGeneration - lowest > LogIndex.MAX_SPAN) {
-            return false;
+            return Copy.NOT_COPIED;
         }
         List<Extent> extents = new ArrayList<>(old.extents().size());
         ByteBuffer buffer = ByteBuffer.allocate(COPY_BUFFER);
@@ -198,7 +218,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
                 for (long done = 0; done < e.length(); ) {
                     buffer.clear().limit((int) Math.min(COPY_BUFFER, e.length() - done));
                     if (!victim.read(buffer, e.offset() + done)) {
-                        return false;
+                        return Copy.NOT_COPIED;
                     }
                     buffer.flip();
                     check.update(buffer.duplicate());
@@ -206,7 +226,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
                     done += buffer.limit();
                 }
                 if ((int) check.getValue() != e.crc()) {
-                    return false; // damaged: let it be evicted rather than copied
+                    return Copy.NOT_COPIED; // damaged: let it be evicted rather than copied
                 }
                 target.write(RecordFormat.extentHeader(newGeneration, e.length()), payload - RecordFormat.RECORD_HEADER_BYTES);
                 extents.add(new Extent(target.slot, newGeneration, payload, e.length(), e.crc()));
@@ -222,12 +242,12 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
                 int pos = index.find(hash);
                 long now = pos < 0 ? 0 : index.locationAt(pos);
                 if (pos < 0 || !LogIndex.sameRecord(now, location)) {
-                    return false; // dropped by a lookup while it was copied: the copy stays unindexed
+                    return Copy.NOT_COPIED; // dropped by a lookup while it was copied: the copy stays unindexed
                 }
                 index.put(hash, LogIndex.location(target.slot, commitAt, LogIndex.hits(now) - 1),
                         LogIndex.verified(LogIndex.extent((int) (newGeneration - lowest),
                                 RecordFormat.storedBytes(commitLength, extents)), true));
-                return true;
+                return Copy.COPIED;
             } finally {
                 slots.lookupLock().unlock();
             }

@@ -45,4 +45,37 @@ class RawLogStraddlingReinsertTest {
             }
         }
     }
+
+    @Test
+    void laterReclaimsLeaveARecordThatHasNoBytesInTheirSegmentsAlone() throws Exception {
+        RawLogConfig config = RawLogFixtures.config(dir, 1, 8L << 20, 1L << 20, RawLogConfig.Policy.REINSERT);
+        try (RawLogShards store = RawLogFixtures.open(config)) {
+            RawLogFixtures.put(store, "pinned-", 9, 100_000);
+            RawLogFixtures.put(store, "straddling-", 1, SIZE);
+            CacheKey straddling = CacheKey.of("straddling-0");
+            for (int read = 0; read < 2; read++) {
+                assertThat(RawLogFixtures.check(store, straddling, SIZE)).isEqualTo(RawLogFixtures.Outcome.EXACT);
+            }
+            try (StoredObject reader = store.lookup(CacheKey.of("pinned-0")).orElseThrow()) {
+                int cold = 0;
+                for (; (Long) store.stats().extra().get("reinsertedObjects") == 0; cold++) {
+                    RawLogFixtures.put(store, "cold-" + cold + "-", 1, 100_000);
+                    assertThat(cold).as("cold objects written before the straddling one was re-appended").isLessThan(200);
+                }
+                // its new record spans every generation from the pinned segment's to the copy's: the segments
+                // reclaimed next lie inside that span but hold none of its bytes, nor its record
+                long evicted = store.stats().evictions();
+                for (int more = 0; store.stats().evictions() < evicted + 20; more++, cold++) {
+                    RawLogFixtures.put(store, "cold-" + cold + "-", 1, 100_000);
+                    assertThat(more).as("cold objects written for two more reclaims").isLessThan(200);
+                }
+                assertThat((Long) store.stats().extra().get("reinsertedObjects"))
+                        .as("re-appends: the straddling object's bytes once, nothing for the reclaims that followed")
+                        .isEqualTo(1);
+                assertThat(RawLogFixtures.check(store, straddling, SIZE)).as("the straddling object")
+                        .isEqualTo(RawLogFixtures.Outcome.EXACT);
+                assertThat(reader.availableLength()).isEqualTo(100_000);
+            }
+        }
+    }
 }
