@@ -24,20 +24,10 @@ class RawLogStraddlingReinsertTest {
 
     @Test
     void anObjectReappendedFromASegmentReclaimedPastAPinnedOneIsKept() throws Exception {
-        // 8 segments of 1 MiB: nine 100 KB objects leave the oldest segment about 100 KB short, so the next one straddles
-        RawLogConfig config = RawLogFixtures.config(dir, 1, 8L << 20, 1L << 20, RawLogConfig.Policy.REINSERT);
-        try (RawLogShards store = RawLogFixtures.open(config)) {
-            RawLogFixtures.put(store, "pinned-", 9, 100_000);
-            RawLogFixtures.put(store, "straddling-", 1, SIZE);
-            CacheKey straddling = CacheKey.of("straddling-0");
-            for (int read = 0; read < 3; read++) {
-                assertThat(RawLogFixtures.check(store, straddling, SIZE)).isEqualTo(RawLogFixtures.Outcome.EXACT);
-            }
+        try (RawLogShards store = RawLogFixtures.open(config())) {
+            CacheKey straddling = straddlingObjectRead(store, 3);
             try (StoredObject reader = store.lookup(CacheKey.of("pinned-0")).orElseThrow()) {
-                for (int cold = 0; (Long) store.stats().extra().get("reinsertedObjects") == 0; cold++) {
-                    RawLogFixtures.put(store, "cold-" + cold + "-", 1, 100_000);
-                    assertThat(cold).as("cold objects written before the straddling one was re-appended").isLessThan(200);
-                }
+                writeColdUntilReappended(store);
                 assertThat(RawLogFixtures.check(store, straddling, SIZE)).as("the straddling object, re-appended")
                         .isEqualTo(RawLogFixtures.Outcome.EXACT);
                 assertThat((Long) store.stats().extra().get("evictedAfterRead")).as("read objects evicted").isZero();
@@ -48,20 +38,10 @@ class RawLogStraddlingReinsertTest {
 
     @Test
     void laterReclaimsLeaveARecordThatHasNoBytesInTheirSegmentsAlone() throws Exception {
-        RawLogConfig config = RawLogFixtures.config(dir, 1, 8L << 20, 1L << 20, RawLogConfig.Policy.REINSERT);
-        try (RawLogShards store = RawLogFixtures.open(config)) {
-            RawLogFixtures.put(store, "pinned-", 9, 100_000);
-            RawLogFixtures.put(store, "straddling-", 1, SIZE);
-            CacheKey straddling = CacheKey.of("straddling-0");
-            for (int read = 0; read < 2; read++) {
-                assertThat(RawLogFixtures.check(store, straddling, SIZE)).isEqualTo(RawLogFixtures.Outcome.EXACT);
-            }
+        try (RawLogShards store = RawLogFixtures.open(config())) {
+            CacheKey straddling = straddlingObjectRead(store, 2);
             try (StoredObject reader = store.lookup(CacheKey.of("pinned-0")).orElseThrow()) {
-                int cold = 0;
-                for (; (Long) store.stats().extra().get("reinsertedObjects") == 0; cold++) {
-                    RawLogFixtures.put(store, "cold-" + cold + "-", 1, 100_000);
-                    assertThat(cold).as("cold objects written before the straddling one was re-appended").isLessThan(200);
-                }
+                int cold = writeColdUntilReappended(store);
                 // its new record spans every generation from the pinned segment's to the copy's: the segments
                 // reclaimed next lie inside that span but hold none of its bytes, nor its record
                 long evicted = store.stats().evictions();
@@ -77,5 +57,31 @@ class RawLogStraddlingReinsertTest {
                 assertThat(reader.availableLength()).isEqualTo(100_000);
             }
         }
+    }
+
+    /** 8 segments of 1 MiB: nine 100 KB objects leave the oldest segment about 100 KB short, so the next one straddles. */
+    private RawLogConfig config() {
+        return RawLogFixtures.config(dir, 1, 8L << 20, 1L << 20, RawLogConfig.Policy.REINSERT);
+    }
+
+    /** Writes the nine objects of the oldest segment and the straddling one, and reads the latter {@code reads} times. */
+    private static CacheKey straddlingObjectRead(RawLogShards store, int reads) throws Exception {
+        RawLogFixtures.put(store, "pinned-", 9, 100_000);
+        RawLogFixtures.put(store, "straddling-", 1, SIZE);
+        CacheKey straddling = CacheKey.of("straddling-0");
+        for (int read = 0; read < reads; read++) {
+            assertThat(RawLogFixtures.check(store, straddling, SIZE)).isEqualTo(RawLogFixtures.Outcome.EXACT);
+        }
+        return straddling;
+    }
+
+    /** Writes cold objects until a reclaim re-appended something; returns how many it wrote. */
+    private static int writeColdUntilReappended(RawLogShards store) throws Exception {
+        int cold = 0;
+        for (; (Long) store.stats().extra().get("reinsertedObjects") == 0; cold++) {
+            RawLogFixtures.put(store, "cold-" + cold + "-", 1, 100_000);
+            assertThat(cold).as("cold objects written before the straddling one was re-appended").isLessThan(200);
+        }
+        return cold;
     }
 }
