@@ -11,7 +11,7 @@ import java.util.Set;
  */
 enum Module {
     COMMON("common", List.of("org.edgelab.units..", "org.edgelab.plugin..", "org.edgelab.commandline..",
-            "org.edgelab.transport..", "org.edgelab.http..", "org.edgelab.hashing..")),
+            "org.edgelab.transport..", "org.edgelab.http..", "org.edgelab.hashing..", "org.edgelab.measure..")),
     STORAGE_API("storage-api", List.of("org.edgelab.storage.api..", "org.edgelab.storage.eviction.."), COMMON),
     STORAGE_MEMORY("storage-memory", List.of("org.edgelab.storage.memory.."), COMMON, STORAGE_API),
     STORAGE_RAW("storage-raw", List.of("org.edgelab.storage.raw..", "org.edgelab.storage.tier.."), COMMON, STORAGE_API),

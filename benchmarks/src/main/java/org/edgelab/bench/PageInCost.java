@@ -1,7 +1,6 @@
 package org.edgelab.bench;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +16,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.edgelab.measure.CpuClock;
+import org.edgelab.measure.ProcessIo;
 import org.edgelab.storage.raw.io.FileAdvice;
 import org.edgelab.storage.raw.io.PageIn;
 import org.edgelab.units.ByteSize;
@@ -132,7 +133,7 @@ public final class PageInCost implements Callable<Integer> {
             AtomicLong asked = new AtomicLong();
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             long device0 = deviceReadBytes();
-            long cpu0 = processCpuNanos();
+            long cpu0 = CpuClock.processCpuNanos();
             long t0 = System.nanoTime();
             try {
                 List<Future<?>> done = new ArrayList<>();
@@ -152,7 +153,7 @@ public final class PageInCost implements Callable<Integer> {
                 pool.shutdown();
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
-            double cpu = (processCpuNanos() - cpu0) / 1e9;
+            double cpu = (CpuClock.processCpuNanos() - cpu0) / 1e9;
             long device1 = deviceReadBytes();
             return new Round(method, seconds, cpu, totalBytes, device0 < 0 || device1 < 0 ? -1 : device1 - device0);
         }
@@ -178,23 +179,13 @@ public final class PageInCost implements Callable<Integer> {
         }
     }
 
-    /** This JVM's CPU time, user and system. */
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-    }
-
     /** Bytes this process caused to be read from storage ({@code /proc/self/io} read_bytes), or -1. */
     private static long deviceReadBytes() {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
-                if (line.startsWith("read_bytes:")) {
-                    return Long.parseLong(line.substring("read_bytes:".length()).trim());
-                }
-            }
+            return ProcessIo.read(List.of(ProcessHandle.current().pid())).readBytes();
         } catch (IOException | RuntimeException e) {
             return -1;
         }
-        return -1;
     }
 
     private static double median(double[] v) {

@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.edgelab.experiments.process.Executables;
 import org.edgelab.experiments.process.ManagedProcess;
-import org.edgelab.loadgen.measure.CpuClock;
+import org.edgelab.measure.CpuClock;
 import org.edgelab.plugin.PluginSettings;
 import org.edgelab.plugin.Setting;
 import org.edgelab.plugin.SettingException;

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.edgelab.experiments.process.DiskStats;
-import org.edgelab.experiments.process.ProcessIo;
+import org.edgelab.measure.ProcessIo;
 import org.edgelab.experiments.process.cgroup.Cgroup;
 import org.edgelab.experiments.process.cgroup.CgroupMemory;
 import org.edgelab.experiments.process.cgroup.Cgroups;

@@ -36,7 +36,7 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.LoadConfig;
 import org.edgelab.loadgen.LoadResult;
 import org.edgelab.loadgen.LoadRunner;
-import org.edgelab.loadgen.measure.CpuClock;
+import org.edgelab.measure.CpuClock;
 import org.edgelab.loadgen.video.SearchPlan;
 import org.edgelab.loadgen.video.VideoConfig;
 import org.edgelab.loadgen.video.VideoPhase;

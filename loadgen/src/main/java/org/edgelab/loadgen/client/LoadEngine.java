@@ -22,7 +22,7 @@ import org.edgelab.loadgen.LinkEmulation;
 import org.edgelab.loadgen.Schedule;
 import org.edgelab.loadgen.StopSignal;
 import org.edgelab.loadgen.measure.Counters;
-import org.edgelab.loadgen.measure.CpuClock;
+import org.edgelab.measure.CpuClock;
 import org.edgelab.loadgen.measure.IntervalListener;
 import org.edgelab.loadgen.measure.IntervalSnapshot;
 import org.edgelab.loadgen.measure.LatencyLog;

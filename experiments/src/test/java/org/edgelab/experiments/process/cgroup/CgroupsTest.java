@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import org.edgelab.experiments.process.ManagedProcess;
-import org.edgelab.experiments.process.ProcessIo;
+import org.edgelab.measure.ProcessIo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
