@@ -100,7 +100,9 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
                     + " (search_capped = true), not with a count beyond it"),
             new Setting("step_warm_up", "5s", "at most this long unmeasured after a step changes the count, until every stream"
                     + " has filled its look-ahead"),
-            new Setting("step_measure", "10s", "measured window of each step"));
+            new Setting("step_measure", "10s", "measured window of each step"),
+            new Setting("recheck", "1", "a step found unhealthy is measured again this many times and counts as unhealthy"
+                    + " only if every measurement was (0: one measurement decides)"));
 
     /** Report C's bitrate per stream, bytes per second (UHD ProRes 422 at 30 fps, 560 Mbit/s). */
     public static final long REPORT_BITRATE = 70_000_000L;
@@ -151,7 +153,9 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
         if (measure.isZero()) {
             throw new SettingException("step_measure", "must be more than 0");
         }
-        return new SearchPlan(growth, initial, step, max, resolution, s.duration("step_warm_up", Duration.ofSeconds(5)), measure);
+        int recheck = s.integer("recheck", 1, 0, SearchPlan.MAX_RECHECK);
+        return new SearchPlan(growth, initial, step, max, resolution, s.duration("step_warm_up", Duration.ofSeconds(5)), measure,
+                recheck);
     }
 
     @Override
@@ -292,7 +296,7 @@ public final class VideoStreamsExperiment extends AbstractExperimentPlugin {
                     + Durations.format(plan.warmUp()) + " unmeasured (until every stream has filled its look-ahead) then a "
                     + Durations.format(plan.measure()) + " window; a lower count stops the streams of the highest indices, the"
                     + " others play on; streams_sustained = the highest healthy count below streams_first_unhealthy, the lowest"
-                    + " unhealthy count measured (0 if none was healthy); search_capped = max_streams was measured and healthy,"
+                    + " count found unhealthy (0 if none was healthy); search_capped = max_streams was measured and healthy,"
                     + " so no limit was found and streams_sustained is the maximum, not the limit; probes = every count in order");
             methods.put("warm_up", playback.objects() > 0
                     ? "before each repetition's search, each of the " + playback.objects() + " objects of the library"

@@ -7,8 +7,8 @@ import java.util.OptionalInt;
 /**
  * The stream-count search of a {@link SearchPlan}, over any health oracle: which counts to measure, in which order,
  * and what they bracket. It assumes health falls with the count (more streams never heal a node) and keeps, as it
- * goes, the highest healthy count below the lowest unhealthy one it measured: that pair is the result, so every
- * figure it reports was measured.
+ * goes, the highest healthy count below the lowest unhealthy one it measured (unhealthy: every measurement of it, see
+ * {@link SearchPlan#recheck}): that pair is the result, so every figure it reports was measured.
  *
  * <p>Stateless; {@link #run} calls the oracle from the calling thread and may block as long as the oracle does.
  */
@@ -46,8 +46,7 @@ public final class StreamSearch {
         int n = plan.initialStreams();
         // grow until a step is unhealthy or the maximum was healthy
         while (true) {
-            probes.add(n);
-            if (!oracle.healthy(n)) {
+            if (!healthy(plan, oracle, n, probes)) {
                 unhealthy = n;
                 break;
             }
@@ -63,8 +62,7 @@ public final class StreamSearch {
             // bisect (healthy, unhealthy): each probe moves one end, the bracket holds
             while (unhealthy - healthy > plan.resolution()) {
                 int mid = healthy + (unhealthy - healthy) / 2;
-                probes.add(mid);
-                if (oracle.healthy(mid)) {
+                if (healthy(plan, oracle, mid, probes)) {
                     healthy = mid;
                 } else {
                     unhealthy = mid;
@@ -72,5 +70,17 @@ public final class StreamSearch {
             }
         }
         return new Outcome(healthy, OptionalInt.of(unhealthy), false, probes);
+    }
+
+    /** Measures {@code streams} until one measurement is healthy, at most {@code 1 + recheck} times; records each. */
+    private static boolean healthy(SearchPlan plan, Oracle oracle, int streams, List<Integer> probes)
+            throws InterruptedException {
+        for (int measurement = 0; measurement <= plan.recheck(); measurement++) {
+            probes.add(streams);
+            if (oracle.healthy(streams)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -1,6 +1,7 @@
 package org.edgelab.loadgen.video;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -130,5 +131,35 @@ class StreamSearchTest {
         StreamSearch.Outcome c = StreamSearch.run(new SearchPlan(2, 3, 10, W, W), capped);
         assertThat(capped.asked).containsExactly(2, 5, 8, 10);
         assertThat(c.maxReached()).isTrue();
+    }
+
+    @Test
+    void anUnhealthyStepIsMeasuredAgainAndOneHealthyMeasurementKeepsTheSearchGoing() throws InterruptedException {
+        // limit 40; the first measurement of 32 misses the rule by a hair, its recheck does not
+        Map<Integer, Integer> measured = new HashMap<>();
+        StreamSearch.Oracle flaky = n -> {
+            int times = measured.merge(n, 1, Integer::sum);
+            return n <= 40 && !(n == 32 && times == 1);
+        };
+        SearchPlan plan = new SearchPlan(SearchPlan.Growth.BRACKET, 8, 1, 1024, 1, W, W, 1);
+        StreamSearch.Outcome o = StreamSearch.run(plan, flaky);
+        assertThat(o.probes()).startsWith(8, 16, 32, 32, 64, 64);
+        assertThat(o.sustained()).isEqualTo(40);
+        assertThat(o.firstUnhealthy()).hasValue(41);
+        assertThat(plan.describe()).contains("measured again once");
+
+        // one measurement decides: the same hair ends the doubling at 16
+        measured.clear();
+        StreamSearch.Outcome once = StreamSearch.run(SearchPlan.bracket(8, 1024, 1, W, W), flaky);
+        assertThat(once.probes()).startsWith(8, 16, 32);
+        assertThat(once.sustained()).isLessThan(32);
+        assertThat(once.firstUnhealthy()).hasValue(once.sustained() + 1);
+    }
+
+    @Test
+    void aRecheckOutsideItsRangeIsRefused() {
+        assertThatThrownBy(
+                () -> new SearchPlan(SearchPlan.Growth.BRACKET, 8, 1, 1024, 1, W, W, SearchPlan.MAX_RECHECK + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rechecks");
     }
 }
