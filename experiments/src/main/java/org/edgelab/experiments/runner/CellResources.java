@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.edgelab.experiments.process.DiskStats;
-import org.edgelab.measure.ProcessIo;
 import org.edgelab.experiments.process.cgroup.Cgroup;
 import org.edgelab.experiments.process.cgroup.CgroupMemory;
 import org.edgelab.experiments.process.cgroup.Cgroups;
@@ -15,6 +14,7 @@ import org.edgelab.experiments.target.RunningTarget;
 import org.edgelab.experiments.target.ServerBuild;
 import org.edgelab.experiments.target.ServerMemory;
 import org.edgelab.experiments.target.Target;
+import org.edgelab.measure.ProcessIo;
 import org.edgelab.units.ByteSize;
 
 /**
