@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.edgelab.experiments.descriptor.Settle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -142,7 +143,14 @@ class SettleAutoRunTest {
         ResultRow row = result.rows().get(0);
         assertThat(row.get("settle_max_reached")).isEqualTo("true");
         assertThat(row.measured("settle_s")).isBetween(4.9, 7.0);
-        assertThat(row.measured("settle_spread")).isGreaterThan(0.05);
+        // the settle ran to its maximum for a reason its figures show: req/s still moving (the cache filling) or, where
+        // the fresh JVMs' compiling held the rate flat on two busy cores (spread 0.043 in one CI run, 2026-12-07), the
+        // cache JVM's JIT not yet quiet
+        assertThat(row.measured("settle_spread") > Settle.DEFAULT_TOLERANCE
+                || row.measured("settle_jit_ms_per_s") > Settle.DEFAULT_JIT_MS_PER_SECOND)
+                .as("spread %s above %s or JIT %s ms/s above %s", row.get("settle_spread"), Settle.DEFAULT_TOLERANCE,
+                        row.get("settle_jit_ms_per_s"), Settle.DEFAULT_JIT_MS_PER_SECOND)
+                .isTrue();
         // the cache JVM's JIT was read all along (by default a steady-state settle also waits for it to go quiet):
         // a fresh JVM under load compiles, so its rate over the last windows is a positive figure
         // (not empty first: AssertJ's isPositive passes NaN, which is what an empty column reads as)
