@@ -180,8 +180,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         Segment recordSegment = slots.get(LogIndex.slot(location));
         CommitRecord old = RecordFormat.decodeCommit(recordSegment.readCommitRecord(LogIndex.offset(location)),
                 recordSegment.generation());
-        boolean recordInVictim = recordSegment == victim;
-        if (!recordInVictim && old.extents().stream().noneMatch(e -> e.slot() == victim.slot && e.generation() == generation)) {
+        if (recordSegment != victim && old.extents().stream().noneMatch(e -> lies(e, victim, generation))) {
             return Copy.NOT_IN_VICTIM;
         }
         Segment target = slots.active();
@@ -190,7 +189,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         long needed = RecordFormat.align8(commitLength);
         long lowest = newGeneration;
         for (Extent e : old.extents()) {
-            if (e.slot() == victim.slot && e.generation() == generation) {
+            if (lies(e, victim, generation)) {
                 needed += RecordFormat.align8(RecordFormat.RECORD_HEADER_BYTES + e.length());
             } else if (!slots.get(e.slot()).holds(e.generation())) {
                 return Copy.NOT_COPIED; // part of it is gone already
@@ -208,7 +207,7 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
         boolean copied = false;
         try {
             for (Extent e : old.extents()) {
-                if (e.slot() != victim.slot || e.generation() != generation) {
+                if (!lies(e, victim, generation)) {
                     extents.add(e);
                     continue;
                 }
@@ -256,5 +255,10 @@ final class SegmentEviction implements SegmentSlots.Reclaimer {
                 slots.endActive();
             }
         }
+    }
+
+    /** Whether extent {@code e} lies in {@code victim} as its generation {@code generation}. */
+    private static boolean lies(Extent e, Segment victim, long generation) {
+        return e.slot() == victim.slot && e.generation() == generation;
     }
 }
