@@ -57,7 +57,7 @@ public final class ResultColumns {
             "streams_sustained", "stream_bitrate_bps", "frame_latency_p99_ms", "min_lookahead_frames",
             "streams_first_unhealthy", "fps", "frame_bytes", "look_ahead_frames", "frame_latency_p50_ms",
             "lookahead_p50_frames", "stalls", "dropped_frames", "frames_played", "errors", "steps",
-            "settle_s", "settle_spread",
+            "settle_s", "settle_spread", "req_per_s_windows", "req_per_s_window_sd",
             "memory_limit_bytes", "device_read_bytes", "device_write_bytes", "read_syscalls", "write_syscalls",
             "read_amplification", "write_amplification", "rss_peak_bytes", "cgroup_memory_peak_bytes",
             "page_cache_start_bytes", "diskstats_read_bytes", "diskstats_write_bytes",

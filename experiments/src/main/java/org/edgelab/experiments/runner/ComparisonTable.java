@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * Prints the main figures of a run, one line per cell, medians over its repetitions (percentiles are
- * the median of the per-repetition percentiles, for a quick look only; the analysis merges histograms).
+ * the median of the per-repetition percentiles, for a quick look only; the analysis merges histograms), and beside
+ * req/s how precisely it was measured ({@link #INTERVAL_HEADER}).
  * Stateless and thread-safe.
  */
 public final class ComparisonTable {
@@ -38,6 +39,9 @@ public final class ComparisonTable {
     /** The column of the cache JVM's JIT compile time in the measured run, shown when some row has it. */
     private static final String[] JIT = {"jit ms", "server_jit_ms", "%.0f", "1"};
 
+    /** The header of the column after req/s: the relative half-width of its confidence interval ({@link #interval}). */
+    static final String INTERVAL_HEADER = "+-95%";
+
     /** What marks a cell some of whose repetitions were measured after a settle that reached its maximum unsteady. */
     static final String NOT_STEADY = "!";
 
@@ -61,6 +65,9 @@ public final class ComparisonTable {
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s", "cell"));
         for (String[] c : columns) {
             header.append(String.format(Locale.ROOT, " %12s", c[0]));
+            if (c == COLUMNS[0]) {
+                header.append(String.format(Locale.ROOT, " %12s", INTERVAL_HEADER));
+            }
         }
         out.println(header);
         int unsteady = 0;
@@ -72,8 +79,17 @@ public final class ComparisonTable {
             for (String[] c : columns) {
                 double median = median(e.getValue(), c[1]) * Double.parseDouble(c[3]);
                 line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(median) ? "-" : String.format(Locale.ROOT, c[2], median)));
+                if (c == COLUMNS[0]) {
+                    double half = interval(e.getValue()).relativeHalfWidth() * 100;
+                    line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(half) ? "-" : String.format(Locale.ROOT, "%.1f%%", half)));
+                }
             }
             out.println(line);
+        }
+        if (byCell.values().stream().anyMatch(cellRows -> !Double.isNaN(interval(cellRows).halfWidth()))) {
+            out.println(INTERVAL_HEADER + ": half-width of the " + Math.round(WindowStats.CONFIDENCE * 100) + " % confidence"
+                    + " interval of the mean req/s, the 1 s windows of a cell's repetitions taken as samples (a lower bound"
+                    + " when successive windows are correlated; manifest methods.req_per_s_interval)");
         }
         if (unsteady > 0) {
             out.println(NOT_STEADY + " " + unsteady + (unsteady == 1 ? " cell" : " cells") + " measured after a settle that reached its"
@@ -81,6 +97,21 @@ public final class ComparisonTable {
                     + " settle_jit_ms_per_s): not steady-state figures");
         }
         out.flush();
+    }
+
+    /**
+     * The 1 s windows of {@code rows}, a cell's repetitions, pooled ({@link WindowStats#pooled}): each repetition's
+     * windows around its req/s, with their count and standard deviation from results.csv; none for rows without them.
+     */
+    static WindowStats interval(List<ResultRow> rows) {
+        List<WindowStats> parts = new ArrayList<>();
+        for (ResultRow row : rows) {
+            double windows = row.number("req_per_s_windows");
+            if (windows >= 1) {
+                parts.add(new WindowStats((long) windows, row.number("req_per_s"), row.number("req_per_s_window_sd")));
+            }
+        }
+        return WindowStats.pooled(parts);
     }
 
     /** The row's errors of every class its client counts (an empty column is one the client cannot say). */

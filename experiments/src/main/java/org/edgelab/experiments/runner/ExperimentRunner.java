@@ -111,6 +111,12 @@ public final class ExperimentRunner {
                         + " the maximum, settle_spread the spread of its last windows, settle_jit_ms_per_s the cache JVM's JIT"
                         + " compile time per second over them (cells[].settle: every window's req/s)"
                         : "; settle_s is how long it ran"));
+        methods.put("req_per_s_interval", "req_per_s_windows and req_per_s_window_sd: the count and standard deviation of"
+                + " the req/s of the measured run's 1 s windows, where the client reports them (loadgen; not wrk); the"
+                + " comparison table's '" + ComparisonTable.INTERVAL_HEADER + "' pools a cell's windows over its repetitions and"
+                + " gives the half-width of the " + Math.round(WindowStats.CONFIDENCE * 100) + " % confidence interval of its"
+                + " mean req/s (Student's t), each window a sample as JMH takes each iteration: it understates the"
+                + " uncertainty when successive windows are correlated (a run still drifting)");
         methods.put("cpu", Manifest.CPU_NOTE);
         methods.put("jit", "server_jit_ms: the JIT compile time of EdgeLab's cache JVM over the measured run, from its /stats"
                 + " gauge " + CacheServer.JIT_GAUGE + " (HotSpot's CompilationMXBean) read before and after it; well above 0, the"
@@ -269,8 +275,9 @@ public final class ExperimentRunner {
         LoadClient client = own != null ? own : LoadClients.get(cell.client().kind());
         Map<String, String> settleColumns = settle(client, target, link, cell, workload, seed, rep, settles);
         // the per-second series (series.csv) of the measured run, where the client reports intervals
+        SeriesCsv.Recorder.Phase measuredSeries = series.phase(rep, "measured");
         ClientRun measured = clientRun(target, link, cell, workload, load.duration(), load.requests(), seed, "r" + rep,
-                IntervalListener.both(progress::interval, series.phase(rep, "measured").listener()));
+                IntervalListener.both(progress::interval, measuredSeries.listener()));
         ServerCounters before = link.onServer(() -> SettledCounters.read(target));
         Map<String, ServerCounters> tiersBefore = link.onServer(target::tierCounters);
         long jitBefore = link.onServer(() -> jitMillis(target));
@@ -296,6 +303,7 @@ public final class ExperimentRunner {
         boolean origin = before.bytesFromOrigin() >= 0 && after.bytesFromOrigin() >= 0;
         Map<String, String> values = new LinkedHashMap<>(row.values());
         values.put("server_jit_ms", jitBefore < 0 || jitAfter < 0 ? "" : String.valueOf(jitAfter - jitBefore));
+        values.putAll(windowColumns(WindowStats.of(measuredSeries.requestRates())));
         values.putAll(settleColumns);
         values.putAll(TierColumns.of(tiersBefore, tiersAfter));
         values.putAll(result.columns());
@@ -303,6 +311,17 @@ public final class ExperimentRunner {
         values.putAll(resources.columns(resourcesBefore, resourcesAfter, result.bytes(),
                 origin ? after.bytesFromOrigin() - before.bytesFromOrigin() : -1));
         return new ResultRow(values);
+    }
+
+    /**
+     * The columns of a repetition's 1 s windows ({@link WindowStats}): how many, and their req/s's standard deviation;
+     * empty for a client that reports no intervals (wrk).
+     */
+    static Map<String, String> windowColumns(WindowStats windows) {
+        Map<String, String> columns = new LinkedHashMap<>();
+        columns.put("req_per_s_windows", windows.windows() == 0 ? "" : String.valueOf(windows.windows()));
+        columns.put("req_per_s_window_sd", num(windows.sd()));
+        return columns;
     }
 
     /**

@@ -34,7 +34,8 @@ public final class ResultsCsv {
      * The columns, in order. Units are in the column names ({@code _s}, {@code _ms}, {@code _bps} = bits/s);
      * {@code client} is the load client's name, {@code cpu_s_loadgen} that client's own CPU; {@code settle_s},
      * {@code settle_max_reached}, {@code settle_spread} and {@code settle_jit_ms_per_s} say how the unrecorded settle before the repetition went
-     * (the manifest's {@code methods.measurement}); the memory and I/O columns
+     * (the manifest's {@code methods.measurement}); {@code req_per_s_windows} and {@code req_per_s_window_sd} are the
+     * count and standard deviation of the req/s of the measured run's 1 s windows ({@link WindowStats}); the memory and I/O columns
      * ({@code memory_bound} to {@code diskstats_write_bytes}) are described in the manifest's {@code methods.io}.
      */
     public static final List<String> COLUMNS = List.of(
@@ -42,7 +43,7 @@ public final class ResultsCsv {
             "server", "target", "engine", "client", "object_size_bytes", "connections", "range_size_bytes", "link", "link_bps", "link_latency_ms",
             "link_emulation", "link_rtt_ms", "link_rtt_min_ms", "link_down_bps", "link_up_bps", "link_drops", "link_late_mean_ms",
             "link_late_max_ms",
-            "requests", "duration_s", "req_per_s", "bytes", "throughput_bps", "goodput_bps",
+            "requests", "duration_s", "req_per_s", "req_per_s_windows", "req_per_s_window_sd", "bytes", "throughput_bps", "goodput_bps",
             "ttfb_p50_ms", "ttfb_p90_ms", "ttfb_p99_ms", "ttfb_p999_ms",
             "ttlb_p50_ms", "ttlb_p90_ms", "ttlb_p99_ms", "ttlb_p999_ms",
             "ttfb_hit_p50_ms", "ttfb_hit_p90_ms", "ttfb_hit_p99_ms", "ttfb_hit_p999_ms",

@@ -29,6 +29,9 @@ public final class SeriesCsv {
     /** The file's name in the run folder. */
     public static final String FILE = "series.csv";
 
+    /** The shortest interval whose req/s counts as a window of {@link Recorder.Phase#requestRates()}. */
+    static final double SHORTEST_WINDOW_S = 0.5;
+
     /** The columns, in order. */
     public static final List<String> COLUMNS = List.of("cell", "repetition", "phase", "second", "interval_s", "requests",
             "hits", "misses", "errors", "errors_connect", "bytes", "event");
@@ -165,6 +168,21 @@ public final class SeriesCsv {
                 v.put("errors_connect", String.valueOf(s.counters().errors(ErrorClass.CONNECT)));
                 v.put("bytes", String.valueOf(s.bodyBytes()));
                 return v;
+            }
+
+            /**
+             * The req/s of each interval so far that lasted at least {@value #SHORTEST_WINDOW_S} s, in order: the
+             * samples of the phase's {@link WindowStats} (a last part-second would say little on its own).
+             */
+            public synchronized List<Double> requestRates() {
+                List<Double> rates = new ArrayList<>();
+                for (Row row : rows) {
+                    String seconds = row.values().get("interval_s");
+                    if (!Double.isNaN(row.second()) && seconds != null && !seconds.isEmpty() && Double.parseDouble(seconds) >= SHORTEST_WINDOW_S) {
+                        rates.add(Long.parseLong(row.values().get("requests")) / Double.parseDouble(seconds));
+                    }
+                }
+                return rates;
             }
 
             /** Marks {@code event} now. */

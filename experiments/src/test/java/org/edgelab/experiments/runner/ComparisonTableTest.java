@@ -1,6 +1,7 @@
 package org.edgelab.experiments.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -47,6 +48,29 @@ class ComparisonTableTest {
         ComparisonTable.print(List.of(wrk), new PrintWriter(text));
         assertThat(text.toString().lines().toList().get(1)).startsWith("client=wrk").containsPattern("\\s7\\s");
     }
+    @Test
+    void besideReqPerSecondTheHalfWidthOfItsIntervalFromTheWindowsOfEveryRepetition() {
+        // two repetitions of 4 windows each, sd 10 around 1000 and 1100: pooled, 8 windows around 1050 whose squared
+        // deviations sum to 3 * 100 + 3 * 100 within the repetitions plus 8 * 50^2 between them
+        ResultRow first = new ResultRow(Map.of("cell", "server=a", "req_per_s", "1000", "req_per_s_windows", "4",
+                "req_per_s_window_sd", "10"));
+        ResultRow second = new ResultRow(Map.of("cell", "server=a", "req_per_s", "1100", "req_per_s_windows", "4",
+                "req_per_s_window_sd", "10"));
+        ResultRow wrk = new ResultRow(Map.of("cell", "server=b", "req_per_s", "900", "req_per_s_windows", "",
+                "req_per_s_window_sd", ""));
+        WindowStats pooled = ComparisonTable.interval(List.of(first, second));
+        assertThat(pooled.windows()).isEqualTo(8);
+        assertThat(pooled.sd()).isCloseTo(Math.sqrt(20_600 / 7.0), offset(1e-9));
+        StringWriter text = new StringWriter();
+        ComparisonTable.print(List.of(first, second, wrk), new PrintWriter(text));
+        List<String> lines = text.toString().lines().toList();
+        assertThat(lines.get(0)).containsPattern("req/s +\\+-95% ");
+        // t(0.975, 7) = 2.3646: 2.3646 * 54.25 / sqrt(8) / 1050 = 4.3 %
+        assertThat(lines.get(1)).startsWith("server=a").contains(" 1050 ").contains(" 4.3% ");
+        assertThat(lines.get(2)).startsWith("server=b").contains(" 900 ").containsPattern(" 900 +- ");
+        assertThat(lines.get(3)).startsWith(ComparisonTable.INTERVAL_HEADER + ": half-width of the 95 % confidence interval");
+    }
+
     @Test
     void theCacheJvmsCompileTimeShowsWhereARowHasIt() {
         ResultRow warming = new ResultRow(Map.of("cell", "server=memory", "req_per_s", "200", "server_jit_ms", "1250"));

@@ -53,6 +53,19 @@ class SeriesCsvTest {
     }
 
     @Test
+    void theWindowsReqPerSecondAreTheIntervalsOfAtLeastHalfASecond() {
+        SeriesCsv.Recorder recorder = new SeriesCsv.Recorder("c");
+        SeriesCsv.Recorder.Phase phase = recorder.phase(1, "measured");
+        phase.listener().interval(new IntervalSnapshot(1.0, 1.0, 100, counters(100, 90)));
+        phase.listener().interval(new IntervalSnapshot(2.25, 1.25, 150, counters(150, 140)));
+        Instant start = Instant.now().minusMillis(2400);
+        phase.event("kill", start.plusMillis(1500));
+        // a part-second tail of 0.15 s: 5 requests would read as 33 req/s
+        phase.finish(start, counters(255, 235), 2.4);
+        assertThat(phase.requestRates()).containsExactly(100.0, 120.0);
+    }
+
+    @Test
     void whatCompletedAfterALastReportMadeJustAfterTheRunsEndIsFoldedIntoIt() {
         SeriesCsv.Recorder recorder = new SeriesCsv.Recorder("c");
         SeriesCsv.Recorder.Phase phase = recorder.phase(1, "measured");

@@ -102,6 +102,10 @@ class WorkloadAndPowerPluginsTest {
         assertThat(row.measured("range_size_bytes")).isZero();
         assertThat(row.measured("bytes")).isGreaterThanOrEqualTo(row.measured("requests") * 10_000);
         assertThat(row.measured("errors_integrity")).isZero();
+        // loadgen's 1 s windows of the measured run, the samples of the table's interval: one or two in 2 s, each
+        // at most the frame clock's 60 req/s (and a few late frames)
+        assertThat(row.measured("req_per_s_windows")).isBetween(1.0, 2.0);
+        assertThat(row.get("req_per_s_window_sd").isEmpty()).isEqualTo(row.measured("req_per_s_windows") < 2);
         assertThat(row.get("power_source")).isEqualTo("none");
         assertThat(row.get("power_w")).isEmpty();
         JsonNode manifest = new ObjectMapper().readTree(result.directory().resolve("manifest.json").toFile());
