@@ -9,7 +9,7 @@ import org.edgelab.units.SignificantFigures;
  * fixed time, or until req/s is steady ({@code auto}): the spread of req/s over the last {@code windows} consecutive
  * 1 s windows, (max - min) / mean, is at most {@code tolerance} (or they differ by one request at most) and, for a
  * server that reports its JIT compile time (EdgeLab's cache JVM), its compilers spent at most {@code jitMsPerSecond}
- * over those windows, or {@code length} has passed. A JVM whose req/s looks steady may still be compiling its hot path
+ * over those windows, or {@code length} has passed; with a {@code min}, not before it has run that long. A JVM whose req/s looks steady may still be compiling its hot path
  * for tens of seconds (docs/BENCHMARKS.md, 2026-12-06), so by default an {@code auto} settle waits for both, and
  * then once more from new connections (the runner's second run), as a JVM compiles again after that transition.
  * Immutable and thread-safe.
@@ -20,8 +20,11 @@ import org.edgelab.units.SignificantFigures;
  * @param windows   {@code auto}: how many consecutive windows the spread is taken over (at least 2)
  * @param jitMsPerSecond {@code auto}: the most JIT compile time per second, over the same windows, that counts as a
  *                  warm JVM; 0: the JIT is not watched
+ * @param min       {@code auto}: the least it runs, steady or not (zero: no least), for servers whose req/s moves after
+ *                  a plateau that looks steady (Varnish's first half-minute, a mapped file's first writeback:
+ *                  docs/BENCHMARKS.md, 2026-12-07); zero for a fixed settle
  */
-public record Settle(boolean auto, Duration length, double tolerance, int windows, double jitMsPerSecond) {
+public record Settle(boolean auto, Duration length, double tolerance, int windows, double jitMsPerSecond, Duration min) {
 
     /** The length of one window of a steady-state settle: loadgen's report interval. */
     public static final Duration WINDOW = Duration.ofSeconds(1);
@@ -39,7 +42,7 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
     public static final double DEFAULT_JIT_MS_PER_SECOND = 50;
 
     /** No settle: each repetition is measured from its first request. */
-    public static final Settle NONE = new Settle(false, Duration.ZERO, 0, 0, 0);
+    public static final Settle NONE = new Settle(false, Duration.ZERO, 0, 0, 0, Duration.ZERO);
 
     public Settle {
         if (length == null || length.isNegative()) {
@@ -49,6 +52,10 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
             throw new IllegalArgumentException("a steady-state settle needs at least 2 windows, a tolerance between 0 and 1"
                     + " and a maximum of at least its windows, got " + windows + " windows, tolerance " + tolerance + ", max " + length);
         }
+        if (min == null || min.isNegative() || (!auto && !min.isZero()) || min.compareTo(length) > 0) {
+            throw new IllegalArgumentException("a settle's least length is at least 0, at most its maximum, and only a"
+                    + " steady-state settle has one; got " + min + " with a maximum of " + length);
+        }
         if (!(jitMsPerSecond >= 0) || Double.isInfinite(jitMsPerSecond) || (!auto && jitMsPerSecond != 0)) {
             throw new IllegalArgumentException("a settle's JIT bound is a finite number of ms per second, at least 0, and"
                     + " only a steady-state settle has one; got " + jitMsPerSecond);
@@ -57,7 +64,7 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
 
     /** A settle of {@code length} (zero: none). */
     public static Settle fixed(Duration length) {
-        return length.isZero() ? NONE : new Settle(false, length, 0, 0, 0);
+        return length.isZero() ? NONE : new Settle(false, length, 0, 0, 0, Duration.ZERO);
     }
 
     /** A steady-state settle with these bounds, waiting for the JIT as {@link #DEFAULT_JIT_MS_PER_SECOND} says. */
@@ -67,7 +74,12 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
 
     /** A steady-state settle with these bounds; {@code jitMsPerSecond} 0: the JIT is not watched. */
     public static Settle steady(Duration max, double tolerance, int windows, double jitMsPerSecond) {
-        return new Settle(true, max, tolerance, windows, jitMsPerSecond);
+        return steady(max, tolerance, windows, jitMsPerSecond, Duration.ZERO);
+    }
+
+    /** A steady-state settle with these bounds that runs at least {@code min}; {@code jitMsPerSecond} 0: the JIT is not watched. */
+    public static Settle steady(Duration max, double tolerance, int windows, double jitMsPerSecond, Duration min) {
+        return new Settle(true, max, tolerance, windows, jitMsPerSecond, min);
     }
 
     /** Whether this settle waits for a server's JIT to go quiet (where the server reports its JIT). */
@@ -88,7 +100,8 @@ public record Settle(boolean auto, Duration length, double tolerance, int window
         if (!auto) {
             return Durations.format(length) + " of the same load unrecorded";
         }
-        return "the same load unrecorded until its req/s is steady (a spread, max - min over mean, of at most "
+        return "the same load unrecorded" + (min.isZero() ? "" : " for at least " + Durations.format(min) + " and then")
+                + " until its req/s is steady (a spread, max - min over mean, of at most "
                 + number(tolerance * 100) + " % over " + windows
                 + " consecutive " + Durations.format(WINDOW) + " windows, or one request per window"
                 + (watchesJit() ? "; for a server that reports its JIT compile time, also at most " + number(jitMsPerSecond)

@@ -367,7 +367,7 @@ public final class ExperimentRunner {
                 ClientRun run = clientRun(target, link, cell, workload, left, 0, seed ^ 0x27d4eb2dL ^ runs,
                         "r" + rep + "-settle" + (runs == 0 ? "" : "-" + (runs + 1)), progress::interval);
                 StopSignal stop = new StopSignal();
-                SteadyRate phase = new SteadyRate(settle, stop, progress::interval, jitAtStart >= 0);
+                SteadyRate phase = new SteadyRate(settle, stop, progress::interval, jitAtStart >= 0, seconds);
                 LoadResult result;
                 try (JitPoller poller = phase.watchingJit() ? new JitPoller(() -> link.onServer(() -> jitMillis(target)), phase) : null) {
                     result = link.onClient(() -> LoadRunner.run(LoadgenClient.config(run).stopSignal(stop).onInterval(phase).build()));

@@ -15,7 +15,9 @@ import org.edgelab.loadgen.measure.IntervalListener;
  * at 14 req/s one request is 7 %); a window with no completion is never steady. When it watches a server's JIT
  * ({@link #watchingJit}), req/s counts as steady only once the server's JIT compile time also rose by at most
  * {@link Settle#jitMsPerSecond()} per second over (at least) the span of those windows, from the readings of its
- * running total given to {@link #jitReading}. Every window is passed on to {@code forward} (the progress line).
+ * running total given to {@link #jitReading}. Nothing is steady before the settle has run its {@link Settle#min()},
+ * counting the windows of earlier runs of the same settle ({@code secondsBefore}). Every window is passed on to
+ * {@code forward} (the progress line).
  *
  * <p>Thread-safe: loadgen's reporter thread calls {@link #interval}, a poller {@link #jitReading}, neither blocks;
  * the runner reads the outcome after the run.
@@ -31,6 +33,9 @@ public final class SteadyRate implements IntervalListener {
     /** JIT readings, oldest first: {nanoTime, total compile ms} (two a second for at most a settle's maximum). */
     private final List<long[]> jit = new ArrayList<>();
     private final boolean watchingJit;
+    /** Seconds of windows this run must see before it may call req/s steady: the settle's least less earlier runs'. */
+    private final double notBefore;
+    private double elapsed;
     private double spread = Double.NaN;
     private double jitRate = Double.NaN;
     private boolean steady;
@@ -45,6 +50,14 @@ public final class SteadyRate implements IntervalListener {
      * settle that {@linkplain Settle#watchesJit() watches it}) also for a quiet JIT, from {@link #jitReading}s.
      */
     public SteadyRate(Settle settle, StopSignal stop, IntervalListener forward, boolean watchJit) {
+        this(settle, stop, forward, watchJit, 0);
+    }
+
+    /**
+     * As {@link #SteadyRate(Settle, StopSignal, IntervalListener, boolean)}, for a run of a settle that
+     * already ran {@code secondsBefore} in earlier runs (they count towards its {@link Settle#min()}).
+     */
+    public SteadyRate(Settle settle, StopSignal stop, IntervalListener forward, boolean watchJit, double secondsBefore) {
         if (!settle.auto()) {
             throw new IllegalArgumentException("only a steady-state settle (auto) is watched, got " + settle.describe());
         }
@@ -52,6 +65,7 @@ public final class SteadyRate implements IntervalListener {
         this.stop = stop;
         this.forward = forward == null ? IntervalListener.NONE : forward;
         this.watchingJit = watchJit && settle.watchesJit();
+        this.notBefore = settle.min().toNanos() / 1e9 - secondsBefore;
     }
 
     /** Whether steady also needs a quiet JIT. */
@@ -100,6 +114,7 @@ public final class SteadyRate implements IntervalListener {
         boolean reached;
         synchronized (this) {
             double rate = completed / seconds;
+            elapsed += seconds;
             all.add(rate);
             last.addLast(rate);
             lengths.addLast(seconds);
@@ -118,7 +133,9 @@ public final class SteadyRate implements IntervalListener {
                 jitRate = jitRateNow();
                 warm = jitRate <= settle.jitMsPerSecond();
             }
-            reached = !steady && (spread <= settle.tolerance() || oneRequest) && warm;
+            // the reporter's windows may end a little early: a millisecond's slack on the least length
+            boolean longEnough = elapsed >= notBefore - 1e-3;
+            reached = !steady && (spread <= settle.tolerance() || oneRequest) && warm && longEnough;
             steady |= reached;
         }
         if (reached) {

@@ -33,6 +33,30 @@ class SteadyRateTest {
     }
 
     @Test
+    void aSettleWithALeastLengthGoesOnThroughASteadyPlateauUntilItHasRunThatLong() {
+        Settle least = Settle.steady(Duration.ofSeconds(30), 0.05, 3, 0, Duration.ofSeconds(5));
+        StopSignal stop = new StopSignal();
+        SteadyRate watch = new SteadyRate(least, stop, null);
+        for (int i = 1; i <= 4; i++) {
+            watch.interval(1000, 1.0);
+            assertThat(stop.stopped()).as("window %d of a steady 1000/s: under the 5 s least", i).isFalse();
+        }
+        watch.interval(1000, 1.0);
+        assertThat(stop.stopped()).as("5 s run").isTrue();
+
+        // a second run of the same settle counts the first run's seconds
+        StopSignal again = new StopSignal();
+        SteadyRate second = new SteadyRate(least, again, null, false, 4.0);
+        for (int i = 1; i <= 2; i++) {
+            second.interval(1000, 1.0);
+            assertThat(again.stopped()).as("window %d: 3 windows not seen yet", i).isFalse();
+        }
+        second.interval(1000, 1.0);
+        assertThat(again.stopped()).as("4 s before and 3 s now").isTrue();
+        assertThat(least.describe()).startsWith("the same load unrecorded for at least 5s and then until");
+    }
+
+    @Test
     void windowsWithoutCompletionsAreNeverSteady() {
         StopSignal stop = new StopSignal();
         SteadyRate watch = new SteadyRate(AUTO, stop, null);

@@ -838,9 +838,9 @@ public final class DescriptorLoader {
             }
             Map<String, String> fields = spec.fields();
             for (String key : fields.keySet()) {
-                if (!List.of("auto", "max", "tolerance", "windows", "jit").contains(key)) {
-                    throw at.error(pointer + "/" + key, "unknown field '" + key + "' of a settle; known fields here: auto, max, tolerance,"
-                            + " windows, jit");
+                if (!List.of("auto", "min", "max", "tolerance", "windows", "jit").contains(key)) {
+                    throw at.error(pointer + "/" + key, "unknown field '" + key + "' of a settle; known fields here: auto, min, max,"
+                            + " tolerance, windows, jit");
                 }
             }
             if (!"true".equalsIgnoreCase(fields.get("auto"))) {
@@ -879,7 +879,19 @@ public final class DescriptorLoader {
             if (fields.containsKey("jit")) {
                 jit = jitBound(fields.get("jit"), pointer + "/jit");
             }
-            return Settle.steady(max, tolerance, windows, jit);
+            Duration min = Duration.ZERO;
+            if (fields.containsKey("min")) {
+                try {
+                    min = Durations.parse(fields.get("min"));
+                } catch (IllegalArgumentException e) {
+                    throw at.error(pointer + "/min", e.getMessage());
+                }
+                if (min.compareTo(max) > 0) {
+                    throw at.error(pointer + "/min", "min " + Durations.format(min) + " is longer than the settle's max "
+                            + Durations.format(max) + "; the settle runs at least min and at most max");
+                }
+            }
+            return Settle.steady(max, tolerance, windows, jit, min);
         }
 
         /** A settle's JIT bound, written {@code 50ms/s} (JIT compile time per second) or {@code off}; 0 for off. */

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * {@code load.settle} as written: a duration ({@code 10s}), {@code auto} (until req/s is steady, with the default
- * bounds), or the steady-state settle with its bounds as a mapping ({@code {auto: true, max: 30s, tolerance: 5%,
+ * bounds), or the steady-state settle with its bounds as a mapping ({@code {auto: true, min: 0s, max: 30s, tolerance: 5%,
  * windows: 3, jit: 50ms/s}}). Bound as text; {@link DescriptorLoader} checks the values, pointing at the line of each.
  * Immutable and thread-safe.
  *

@@ -11,7 +11,7 @@ import org.edgelab.experiments.descriptor.Settle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code load.settle}: a duration, {@code auto}, or {@code {auto: true, max, tolerance, windows}}, each bad value refused at its line and column. */
+/** {@code load.settle}: a duration, {@code auto}, or {@code {auto: true, min, max, tolerance, windows, jit}}, each bad value refused at its line and column. */
 class SettleFieldTest {
 
     @TempDir
@@ -60,6 +60,12 @@ class SettleFieldTest {
                 .isEqualTo(Settle.steady(Duration.ofSeconds(12), 0.025, 4));
         // the JIT bound: another figure, or off (req/s alone)
         assertThat(settle("{auto: true, jit: 20ms/s}", false)).isEqualTo(Settle.steady(Duration.ofSeconds(30), 0.05, 3, 20));
+        // a least length: steady or not, it runs that long first
+        Settle least = settle("{auto: true, min: 35s, max: 60s}", false);
+        assertThat(least).isEqualTo(Settle.steady(Duration.ofSeconds(60), 0.05, 3, Settle.DEFAULT_JIT_MS_PER_SECOND,
+                Duration.ofSeconds(35)));
+        assertThat(least.describe()).startsWith("the same load unrecorded for at least 35s and then until its req/s is steady");
+        assertThat(settle("auto", false).min()).isZero();
         Settle off = settle("{auto: true, jit: off}", false);
         assertThat(off.watchesJit()).isFalse();
         assertThat(off.describe()).doesNotContain("JIT");
@@ -94,10 +100,15 @@ class SettleFieldTest {
         assertThat(tooShort.field()).isEqualTo("load.settle.max");
         assertThat(tooShort.getMessage()).contains("shorter than the 3 windows");
 
-        DescriptorException unknown = refused("  settle:\n    auto: true\n    min: 5s\n");
+        DescriptorException unknown = refused("  settle:\n    auto: true\n    least: 5s\n");
         assertThat(unknown.line()).isEqualTo(6);
-        assertThat(unknown.field()).isEqualTo("load.settle.min");
-        assertThat(unknown.getMessage()).contains("known fields here: auto, max, tolerance, windows, jit");
+        assertThat(unknown.field()).isEqualTo("load.settle.least");
+        assertThat(unknown.getMessage()).contains("known fields here: auto, min, max, tolerance, windows, jit");
+
+        DescriptorException minOverMax = refused("  settle:\n    auto: true\n    max: 20s\n    min: 30s\n");
+        assertThat(minOverMax.line()).isEqualTo(7);
+        assertThat(minOverMax.field()).isEqualTo("load.settle.min");
+        assertThat(minOverMax.getMessage()).contains("min 30s is longer than the settle's max 20s");
 
         DescriptorException jit = refused("  settle:\n    auto: true\n    jit: 50\n");
         assertThat(jit.line()).isEqualTo(6);
