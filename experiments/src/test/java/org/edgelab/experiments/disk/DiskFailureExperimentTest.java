@@ -106,7 +106,13 @@ class DiskFailureExperimentTest {
         assertThat(failure.measured("objects_lost_with_disk")).as("the objects on the failed disk").isPositive();
         assertThat(failure.measured("failed_disk_share")).isBetween(0.05, 0.95);
         assertThat(failure.measured("hit_ratio_before")).isGreaterThan(0.5);
-        assertThat(failure.get("carry_on_s")).as("the load carried on on the other disk").isNotEmpty();
+        // Once (CI, 2026-12-07, at 1,609 req/s with 2 responses cut at the failure) no second after the failure reached
+        // 90 % of the rate before it; the seconds are in the message, so that a failure says which way it went.
+        List<String> failureSeconds = Files.readAllLines(result.directory().resolve("series.csv")).stream()
+                .filter(line -> line.contains(",disk-failure,")).toList();
+        assertThat(failure.get("carry_on_s")).as("the load carried on on the other disk: a second after the failure (%s) with"
+                        + " req/s at least 90 %% of the %s before it and no error; the client's seconds:%n%s", failure.get("fault"),
+                failure.get("req_per_s_before"), String.join("\n", failureSeconds)).isNotEmpty();
         assertThat(failure.get("disk_healed")).isEqualTo("yes");
         assertThat(failure.get("disk_back")).as("the running store took the healed disk back").isEqualTo("true");
         assertThat(failure.measured("heal_to_online_s")).as("seconds from the mount to ONLINE").isBetween(0.0, 5.0);

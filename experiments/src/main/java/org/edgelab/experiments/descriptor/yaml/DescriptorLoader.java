@@ -848,14 +848,7 @@ public final class DescriptorLoader {
                         + " steady-state one and says auto: true ({auto: true, max: 30s, tolerance: 5%, windows: 3}); for a fixed"
                         + " settle write a duration such as 10s, for none leave settle out");
             }
-            Duration max = Settle.DEFAULT_MAX;
-            if (fields.containsKey("max")) {
-                try {
-                    max = Durations.parse(fields.get("max"));
-                } catch (IllegalArgumentException e) {
-                    throw at.error(pointer + "/max", e.getMessage());
-                }
-            }
+            Duration max = settleDuration(fields, "max", Settle.DEFAULT_MAX, pointer);
             double tolerance = Settle.DEFAULT_TOLERANCE;
             if (fields.containsKey("tolerance")) {
                 tolerance = fraction(fields.get("tolerance"), pointer + "/tolerance");
@@ -879,19 +872,24 @@ public final class DescriptorLoader {
             if (fields.containsKey("jit")) {
                 jit = jitBound(fields.get("jit"), pointer + "/jit");
             }
-            Duration min = Duration.ZERO;
-            if (fields.containsKey("min")) {
-                try {
-                    min = Durations.parse(fields.get("min"));
-                } catch (IllegalArgumentException e) {
-                    throw at.error(pointer + "/min", e.getMessage());
-                }
-                if (min.compareTo(max) > 0) {
-                    throw at.error(pointer + "/min", "min " + Durations.format(min) + " is longer than the settle's max "
-                            + Durations.format(max) + "; the settle runs at least min and at most max");
-                }
+            Duration min = settleDuration(fields, "min", Duration.ZERO, pointer);
+            if (min.compareTo(max) > 0) {
+                throw at.error(pointer + "/min", "min " + Durations.format(min) + " is longer than the settle's max "
+                        + Durations.format(max) + "; the settle runs at least min and at most max");
             }
             return Settle.steady(max, tolerance, windows, jit, min);
+        }
+
+        /** The settle mapping's duration field {@code key}, or {@code absent} when it is not given; refused at its line if unreadable. */
+        private Duration settleDuration(Map<String, String> fields, String key, Duration absent, String pointer) {
+            if (!fields.containsKey(key)) {
+                return absent;
+            }
+            try {
+                return Durations.parse(fields.get(key));
+            } catch (IllegalArgumentException e) {
+                throw at.error(pointer + "/" + key, e.getMessage());
+            }
         }
 
         /** A settle's JIT bound, written {@code 50ms/s} (JIT compile time per second) or {@code off}; 0 for off. */
