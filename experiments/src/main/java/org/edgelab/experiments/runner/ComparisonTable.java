@@ -16,8 +16,11 @@ import java.util.Map;
  */
 public final class ComparisonTable {
 
+    /** req/s, the first column, after which {@link #INTERVAL_HEADER} is printed. */
+    private static final String[] REQ_PER_S = {"req/s", "req_per_s", "%.0f", "1"};
+
     private static final String[][] COLUMNS = {
-            {"req/s", "req_per_s", "%.0f", "1"},
+            REQ_PER_S,
             {"Gbit/s", "throughput_bps", "%.3f", "1e-9"},
             {"ttfb p50 ms", "ttfb_p50_ms", "%.2f", "1"},
             {"ttlb p50 ms", "ttlb_p50_ms", "%.2f", "1"},
@@ -65,12 +68,13 @@ public final class ComparisonTable {
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s", "cell"));
         for (String[] c : columns) {
             header.append(String.format(Locale.ROOT, " %12s", c[0]));
-            if (c == COLUMNS[0]) {
+            if (c == REQ_PER_S) {
                 header.append(String.format(Locale.ROOT, " %12s", INTERVAL_HEADER));
             }
         }
         out.println(header);
         int unsteady = 0;
+        boolean anyInterval = false;
         for (Map.Entry<String, List<ResultRow>> e : byCell.entrySet()) {
             boolean notSteady = e.getValue().stream().anyMatch(r -> "true".equals(r.get("settle_max_reached")));
             unsteady += notSteady ? 1 : 0;
@@ -79,14 +83,16 @@ public final class ComparisonTable {
             for (String[] c : columns) {
                 double median = median(e.getValue(), c[1]) * Double.parseDouble(c[3]);
                 line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(median) ? "-" : String.format(Locale.ROOT, c[2], median)));
-                if (c == COLUMNS[0]) {
-                    double half = interval(e.getValue()).relativeHalfWidth() * 100;
+                if (c == REQ_PER_S) {
+                    WindowStats interval = interval(e.getValue());
+                    anyInterval |= !Double.isNaN(interval.halfWidth());
+                    double half = interval.relativeHalfWidth() * 100;
                     line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(half) ? "-" : String.format(Locale.ROOT, "%.1f%%", half)));
                 }
             }
             out.println(line);
         }
-        if (byCell.values().stream().anyMatch(cellRows -> !Double.isNaN(interval(cellRows).halfWidth()))) {
+        if (anyInterval) {
             out.println(INTERVAL_HEADER + ": half-width of the " + Math.round(WindowStats.CONFIDENCE * 100) + " % confidence"
                     + " interval of the mean req/s, the 1 s windows of a cell's repetitions taken as samples (a lower bound"
                     + " when successive windows are correlated; manifest methods.req_per_s_interval)");

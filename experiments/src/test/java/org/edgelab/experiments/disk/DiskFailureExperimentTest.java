@@ -108,8 +108,8 @@ class DiskFailureExperimentTest {
         assertThat(failure.measured("hit_ratio_before")).isGreaterThan(0.5);
         // Once (CI, 2026-12-07, at 1,609 req/s with 2 responses cut at the failure) no second after the failure reached
         // 90 % of the rate before it; the seconds are in the message, so that a failure says which way it went.
-        List<String> failureSeconds = Files.readAllLines(result.directory().resolve("series.csv")).stream()
-                .filter(line -> line.contains(",disk-failure,")).toList();
+        List<String> series = Files.readAllLines(result.directory().resolve("series.csv"));
+        List<String> failureSeconds = series.stream().filter(line -> line.contains(",disk-failure,")).toList();
         assertThat(failure.get("carry_on_s")).as("the load carried on on the other disk: a second after the failure (%s) with"
                         + " req/s at least 90 %% of the %s before it and no error; the client's seconds:%n%s", failure.get("fault"),
                 failure.get("req_per_s_before"), String.join("\n", failureSeconds)).isNotEmpty();
@@ -129,7 +129,6 @@ class DiskFailureExperimentTest {
             assertThat(full.measured("disks_online_at_end")).isEqualTo(1.0);
         }
 
-        List<String> series = Files.readAllLines(result.directory().resolve("series.csv"));
         assertThat(series.get(0)).as("written through SeriesCsv, as restart and churn write theirs")
                 .isEqualTo(String.join(",", SeriesCsv.COLUMNS));
         for (String event : List.of("disk-fails", "disk-heals", "disk-mounted", "disk-online", "disk-first-store")) {
