@@ -45,15 +45,18 @@ import org.edgelab.units.ByteSize;
  * lookup reads the commit record (one small read) and checks the key, so two keys with equal
  * 64-bit hashes are told apart on disk.
  *
- * <p><b>Eviction.</b> When no slot is free the oldest segment no reader or writer pins is
- * reclaimed whole. With the default policy {@code reinsert}, the bytes it holds of objects read
- * since they were written are first re-appended to the freshly activated segment (each re-append
- * costs the object one of its at most seven counted reads; writers leave the last 1/32 of each
- * segment to such copies, so what one segment holds always fits in the next), and the rest is
- * evicted: the warm set survives the log wrapping around. Policy {@code fifo} evicts the oldest
- * segment whole. One slot is kept free so re-appending always has room; when readers pinned a reclaimed segment
- * while its objects were re-appended, it drains before reuse, and the next rotation waits for it (up to a second,
- * once) rather than evict the next segment's read objects with nowhere to re-append them. Free space never fragments.
+ * <p><b>Eviction.</b> Three slots are kept free (one for the next rotation, one for copies, a spare while a reclaimed
+ * slot drains): whenever a rotation leaves fewer, it hands the oldest segments no reader or writer pins to a
+ * background thread ({@link BackgroundReclaim}) that reclaims each whole. With the default policy {@code reinsert},
+ * the bytes it holds of objects read since they were written are first re-appended to the active segment, one object
+ * at a time beside the writers (each re-append costs the object one of its at most seven counted reads; writers leave
+ * the last 1/32 of each segment to such copies), and the rest is evicted: the warm set survives the log wrapping
+ * around. Policy {@code fifo} evicts the oldest segment whole. While the reclaims under way may need more slots than
+ * are free, writers wait for them (up to two seconds, {@code writersWaitedForReclaim}) rather than take the room their
+ * copies need; a rotation that finds no free slot and no reclaim under way evicts the oldest segment whole itself
+ * ({@code segmentsEvictedInline}). When readers pinned a reclaimed segment while its objects were re-appended, it
+ * drains before reuse, and the next rotation waits for it (up to a second, once) rather than evict the next segment's
+ * read objects with nowhere to re-append them. Free space never fragments.
  *
  * <p><b>Reuse and zero-copy.</b> Hits are offered as file slices (sendfile). A socket keeps references to
  * the pages it was given until the client reads them, so a slot is punched out (its pages dropped,
@@ -89,7 +92,7 @@ import org.edgelab.units.ByteSize;
  * through {@link LogWriter.Appender}, readers not at all.
  *
  * <p>Thread-safe, with two locks (see {@link SegmentSlots}): the store's lock orders appends, rotations and reclaims
- * and is held across their small record writes and the reinsertion copy; the lookup lock guards the index, slot states
+ * and is held across their small record writes (not across a re-append's copy); the lookup lock guards the index, slot states
  * and pins and is never held across I/O. A lookup takes only the lookup lock, so a hit never waits for a write
  * (measured 2026-12-06: on loop-device ext4, whose buffered writes the kernel throttles for hundreds of milliseconds,
  * the one lock of before stalled every lookup for whole seconds; docs/BENCHMARKS.md). Body bytes are written and read
@@ -110,6 +113,7 @@ final class RawLogStore implements ObjectStore {
     private final DiskHealth disks;
     private final SegmentSlots slots;
     private final SegmentEviction eviction;
+    private final BackgroundReclaim reclaim;
     private final CarriedTombstones tombstones;
     private final Checkpointer checkpointer;
     private final DiskReturn diskReturn;
@@ -144,7 +148,8 @@ final class RawLogStore implements ObjectStore {
         this.limits = new LogWriter.Limits(slots.maxObjectBytes(), slots.maxExtentBytes(),
                 config.sync() == RawLogConfig.SyncMode.COMMIT);
         disks.listener(this::diskFailed);
-        slots.reclaimer(eviction);
+        this.reclaim = new BackgroundReclaim(slots, eviction, String.valueOf(disks.dir(0).getFileName()));
+        slots.reclaimer(reclaim);
     }
 
     /** Opens (or creates) the log of a store's one disk; fails if the disk cannot be opened. */
@@ -189,6 +194,7 @@ final class RawLogStore implements ObjectStore {
             store.diskReturn.stop();
             throw e;
         }
+        store.reclaim.start();
         store.checkpointer.start();
         store.diskReturn.start();
         return store;
@@ -391,6 +397,11 @@ final class RawLogStore implements ObjectStore {
             extra.put("segmentsSealed", slots.sealedCount());
             extra.put("segmentsDraining", slots.drainingCount());
             extra.put("rotationsWaitedForDrain", slots.drainWaits());
+            extra.put("segmentsBeingReclaimed", slots.reclaimingCount());
+            extra.put("segmentsReclaimedInBackground", reclaim.reclaimed());
+            extra.put("writersWaitedForReclaim", slots.reclaimWaits());
+            extra.put("writersWaitedForReclaimMillis", slots.reclaimWaitMillis());
+            extra.put("segmentsEvictedInline", slots.inlineReclaims());
             extra.put("policy", config.policy().name().toLowerCase(Locale.ROOT));
             extra.put("sync", config.sync().name().toLowerCase(Locale.ROOT));
             extra.put("directIo", direct.status());
@@ -421,6 +432,7 @@ final class RawLogStore implements ObjectStore {
         }
         closed = true;
         diskReturn.stop();
+        reclaim.stop();
         checkpointer.stop();
         try {
             checkpointer.checkpoint();

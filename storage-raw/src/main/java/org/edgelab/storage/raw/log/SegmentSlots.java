@@ -14,8 +14,11 @@ import org.edgelab.storage.api.StorageFullException;
  * sealed queues, the active segment and its append position, and the generation counter.
  * Appends small records and grants extents in the active segment; when it is full it seals it and
  * activates a free slot (on the next disk of its list; the engine gives each log one disk, see
- * {@link RawLogShards}), and keeps two slots free (or draining, see below) by reclaiming the
- * oldest sealed one that nothing pins (the {@link Reclaimer} decides what becomes of its objects).
+ * {@link RawLogShards}), and keeps {@link #KEPT_FREE} slots free, draining (see below) or being reclaimed: it chooses
+ * the oldest sealed ones that nothing pins and hands them to the {@link Reclaimer}, which reclaims them off the
+ * writer's path ({@link BackgroundReclaim}: copies share the active segment with writers, and writers leave the free
+ * slots and the room to the copies while those are short of slots). A rotation that finds no free slot and no reclaim
+ * under way evicts the oldest segment whole itself.
  *
  * <p>A full file system ends the active segment where a record could not be written (recovery
  * stops reading a segment at its first invalid record, so nothing may follow a torn one) and
@@ -25,12 +28,13 @@ import org.edgelab.storage.api.StorageFullException;
  * {@link #punchBeforeReuse}) before the slot is activated again.
  *
  * <p>Thread-safety: two locks. The store's lock orders appends, rotations and reclaims and is held across their
- * I/O; callers hold it except for {@link #release}. The lookup lock guards what lookups read and change (the index,
+ * small record I/O (not a copy's body); callers hold it except for {@link #release}, and a writer that waits for a
+ * reclaim releases it while it waits. The lookup lock guards what lookups read and change (the index,
  * each slot's state, generation and pins) and is never held across I/O, so a lookup never waits for a write the
  * device throttles. A change to a slot's state or pins holds the lookup lock (and the store's lock, but for pins);
  * a read holds either. Whoever takes both takes the store's lock first. A slot reclaimed while a lookup pinned it
  * (its warm objects were being re-appended, which the lookup lock does not cover) is not reused until its last pin
- * is released: it drains first, and the second slot kept free serves the next rotation meanwhile. A rotation that
+ * is released: it drains first, and the spare slot kept free serves the next reclaim's copies meanwhile. A rotation that
  * finds no free slot all the same (two slots drained that long) waits a while for one rather than evict a segment of
  * read objects with nowhere to re-append them. The background punch takes no lock; an activation that
  * needs its slot waits for it.
@@ -44,21 +48,26 @@ final class SegmentSlots {
      */
     static final long DRAIN_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
     /**
-     * Slots a rotation keeps free or draining: the one the next rotation activates, and a spare for when that one is
-     * still draining (its readers hold their objects for a reply: seconds for 10 MB to a slow client), so that the
-     * next rotation need neither wait nor reclaim with nowhere to re-append read objects. The spare costs the log one
+     * Slots a rotation keeps free, draining or being reclaimed: the one the next rotation activates, one for the copies
+     * of the reclaim under way (they share the writers' segment, and what does not fit there goes to a free slot), and
+     * a spare for when a reclaimed slot is still draining (its readers hold their objects for a reply: seconds for
+     * 10 MB to a slow client), so that the reclaim after it still finds room for its copies. Each costs the log one
      * segment of its capacity.
      */
-    static final int KEPT_FREE = 2;
+    static final int KEPT_FREE = 3;
+    /**
+     * How long a writer that finds no free slot waits for the background reclaim to free one before a rotation
+     * evicts the oldest segment itself, its read objects with it.
+     */
+    static final long RECLAIM_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
 
-    /** Decides what happens to the objects of a segment about to be reclaimed. */
+    /** Decides what happens to the objects of a segment about to be reclaimed, and reclaims in the background. */
     interface Reclaimer {
         /**
-         * Evicts the objects whose bytes lie in {@code victim}, or first re-appends some of them if
-         * {@code mayCopyForward} (the active segment then has room); called with the store's lock held and the
-         * lookup lock not, so lookups go on while it copies (it takes the lookup lock to read and change the index).
+         * Evicts every object whose bytes lie in {@code victim}, re-appending none: a rotation found no free slot and
+         * no reclaim under way to wait for. Called with the store's lock held and the lookup lock not.
          */
-        void reclaiming(Segment victim, boolean mayCopyForward);
+        void evict(Segment victim);
 
         /** Whether reclaiming {@code victim} with nothing re-appended would evict objects this reclaimer keeps. */
         default boolean wouldLose(Segment victim) {
@@ -68,6 +77,15 @@ final class SegmentSlots {
         /** A segment was just activated, before anything else is appended to it; the store's lock held. */
         default void activated() {
         }
+
+        /**
+         * Takes {@code victim}, out of the sealed queue already, to reclaim off the caller's thread (re-appending what
+         * it keeps, evicting the rest), ending with {@link #freeReclaimed}; false if it cannot (no background thread, or
+         * it is stopping): the caller then evicts it itself. The store's lock held; must not block.
+         */
+        default boolean reclaimLater(Segment victim) {
+            return false;
+        }
     }
 
     /**
@@ -75,6 +93,10 @@ final class SegmentSlots {
      * {@code capacity} payload bytes start at {@code payloadOffset} (block-aligned with direct I/O).
      */
     record Allocation(Segment segment, long generation, long headerOffset, long payloadOffset, long capacity) {
+    }
+
+    /** Extents granted to a copy forward: in {@code segment} as its generation {@code generation}, at {@code payloads}. */
+    record CopyGrant(Segment segment, long generation, long[] payloads) {
     }
 
     /** Encodes a record for the segment it lands in. */
@@ -107,7 +129,18 @@ final class SegmentSlots {
     private DirectIo direct = DirectIo.off();
     private boolean punchBeforeReuse;
     private java.util.concurrent.ExecutorService puncher;
-    private Reclaimer reclaimer = (victim, copy) -> { };
+    private Reclaimer reclaimer = victim -> { };
+    /** The segment a reclaim's copies rotated into: writers keep out of it until a reclaim ends (store's lock). */
+    private Segment copyHead;
+    /** Segments taken out of the sealed queue whose reclaim has not freed them yet (store's lock). */
+    private final ArrayDeque<Segment> reclaiming = new ArrayDeque<>();
+    /** Signalled (store's lock) when a reclaim frees a slot or the background reclaimer goes idle. */
+    private final java.util.concurrent.locks.Condition slotFreed;
+    /** Writers that found no free slot and waited for the background reclaim. */
+    private final java.util.concurrent.atomic.LongAdder reclaimWaits = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder reclaimWaitNanos = new java.util.concurrent.atomic.LongAdder();
+    /** Reclaims a rotation did itself, evicting everything in the victim: no free slot and none under way in time. */
+    private final java.util.concurrent.atomic.LongAdder inlineReclaims = new java.util.concurrent.atomic.LongAdder();
     private Segment active;
     private long activePosition;
     private long nextGeneration = 1;
@@ -117,6 +150,7 @@ final class SegmentSlots {
         this.lock = lock;
         this.lookupLock = lookupLock;
         this.drained = lookupLock.newCondition();
+        this.slotFreed = lock.newCondition();
         this.disks = disks;
         this.segmentSize = segmentSize;
         this.writerEnd = segmentSize - copyReserve(segmentSize);
@@ -270,12 +304,24 @@ final class SegmentSlots {
             throw new StorageFullException("segment-size " + segmentSize + " is too small for an extent");
         }
         for (int attempt = 0; attempt <= disks.count(); attempt++) {
-            for (int rotations = 0; active == null || payloadRoom() < minimum; rotations++) {
+            boolean waitedOut = false;
+            for (int rotations = 0; !writerRoom(minimum, waitedOut); ) {
                 if (rotations > segments.length) {
                     throw new StorageFullException("raw-log found no segment with room for an extent in "
                             + rotations + " rotations");
                 }
-                rotate(); // a reclaim may fill the new segment with what it re-appends: then take another
+                if (!waitedOut && slotsKeptForCopies()) {
+                    if (awaitBackgroundReclaim(minimum)) {
+                        continue; // a reclaim ended, or another writer made room meanwhile: look again (a wait in
+                                  // all at most RECLAIM_WAIT_NANOS per reclaim, as each ends once)
+                    }
+                    waitedOut = true; // the reclaim is slow: this writer goes on, and the copies lose what it takes
+                    if (writerRoom(minimum, true)) {
+                        break;
+                    }
+                }
+                rotate(); // a copy may fill the new segment meanwhile: then take another
+                rotations++;
             }
             long room = payloadRoom();
             Segment s = active;
@@ -354,10 +400,54 @@ final class SegmentSlots {
         return new long[] {s.slot, at};
     }
 
+    /**
+     * Grants a copy forward one extent of each of {@code lengths} payload bytes in the active segment, with room for
+     * {@code commitBytes} after them, up to the segment's end (the room writers leave is for copies), rotating to a
+     * free slot when the active segment has not that much room left (never evicting to make one); writes their
+     * headers, pins the segment for {@code pins} and returns it with the payload offsets, or null when no segment has
+     * the room. A header that cannot be written ends the active segment there. The store's lock held.
+     */
+    CopyGrant allocateCopy(PinSet pins, long[] lengths, long commitBytes) throws IOException {
+        long needed = commitBytes;
+        for (long length : lengths) {
+            needed += RecordFormat.align8(RecordFormat.RECORD_HEADER_BYTES + length);
+        }
+        if (needed > segmentSize - RecordFormat.SEGMENT_HEADER_AREA) {
+            return null;
+        }
+        if ((active == null || segmentSize - activePosition < needed) && freeDrained()) {
+            rotate(); // a free slot is there: the copy takes it rather than be evicted, and writers keep out of it
+            copyHead = active;
+        }
+        if (active == null || segmentSize - activePosition < needed) {
+            return null; // it never evicts to make room: what does not fit is evicted with the victim
+        }
+        Segment s = active;
+        long[] payloads = new long[lengths.length];
+        long at = activePosition;
+        for (int i = 0; i < lengths.length; i++) {
+            try {
+                s.write(RecordFormat.extentHeader(s.generation(), lengths[i]), at);
+            } catch (StorageException e) {
+                activePosition = at;
+                sealActive(); // a torn header: nothing may follow it
+                throw e;
+            }
+            payloads[i] = at + RecordFormat.RECORD_HEADER_BYTES;
+            at = RecordFormat.align8(payloads[i] + lengths[i]);
+            activePosition = at;
+        }
+        pinLocked(pins, s);
+        return new CopyGrant(s, s.generation(), payloads);
+    }
+
     /** The generation of the oldest sealed segment, or {@code Long.MAX_VALUE} if none is sealed; the store's lock held. */
     long oldestSealedGeneration() {
         long oldest = Long.MAX_VALUE;
         for (Segment s : sealed) {
+            oldest = Math.min(oldest, s.generation());
+        }
+        for (Segment s : reclaiming) { // out of the queue, but their records are live until they are freed
             oldest = Math.min(oldest, s.generation());
         }
         return oldest;
@@ -380,13 +470,73 @@ final class SegmentSlots {
             throw new StorageFullException("a record of " + bytes + " bytes does not fit in a segment of "
                     + segmentSize + "; raise segment-size");
         }
-        for (int rotations = 0; active == null || writerEnd - activePosition < bytes; rotations++) {
+        for (int rotations = 0; active == null || !roomForRecord(bytes); rotations++) {
             if (rotations > segments.length) {
                 throw new StorageFullException("raw-log found no segment with room for a record of " + bytes
                         + " bytes in " + rotations + " rotations");
             }
-            rotate(); // a reclaim may fill the new segment with what it re-appends: then take another
+            rotate(); // a copy may fill the new segment meanwhile: then take another
         }
+    }
+
+    /**
+     * Whether the active segment has room for a small record of {@code bytes}: up to where writers' appends end, or
+     * into the room kept for copies while writers leave the free slots to a reclaim (so that a commit neither waits
+     * for it nor takes the slot its copies need).
+     */
+    private boolean roomForRecord(long bytes) {
+        if (writerEnd - activePosition >= bytes) {
+            return true;
+        }
+        return segmentSize - activePosition >= bytes && slotsKeptForCopies();
+    }
+
+    /**
+     * Whether a writer's extent of {@code minimum} bytes fits in the active segment, unless (but with {@code
+     * ignoreCopies}) that is the copies' segment or the copies are short of slots.
+     */
+    private boolean writerRoom(long minimum, boolean ignoreCopies) {
+        return active != null && payloadRoom() >= minimum
+                && (ignoreCopies || (active != copyHead && !slotsShortForCopies()));
+    }
+
+    /**
+     * Whether the reclaims queued or under way may need more slots than are free: writers then append nothing (they
+     * wait) until one ends, so that their bytes do not take the room the copies need and make them be evicted.
+     */
+    private boolean slotsShortForCopies() {
+        return !reclaiming.isEmpty() && (!freeDrained() || free.size() < reclaiming.size());
+    }
+
+    /**
+     * Whether writers leave the free slots to the reclaim queued or under way: the last one is its, so that copies
+     * find room rather than be evicted with their victim (the victim's slot comes free when it ends).
+     */
+    private boolean slotsKeptForCopies() {
+        freeDrained();
+        return !reclaiming.isEmpty() && free.size() <= reclaiming.size();
+    }
+
+    /**
+     * A writer out of room while the free slots are kept for copies waits up to {@link #RECLAIM_WAIT_NANOS} for the
+     * background reclaim to end, releasing the store's lock meanwhile (the reclaim needs it to append its copies);
+     * returns whether it may look again (a slot is its now, or another writer made room), false when the wait ran out
+     * (it then rotates all the same, and the reclaim evicts what it has not copied). The store's lock held once.
+     */
+    private boolean awaitBackgroundReclaim(long minimum) {
+        long start = System.nanoTime();
+        long left = RECLAIM_WAIT_NANOS;
+        reclaimWaits.increment();
+        try {
+            while (left > 0 && slotsKeptForCopies() && !writerRoom(minimum, false)) {
+                left = slotFreed.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            reclaimWaitNanos.add(System.nanoTime() - start);
+        }
+        return !slotsKeptForCopies() || writerRoom(minimum, false);
     }
 
     /** Payload bytes an extent could get in the active segment (block multiples with direct I/O). */
@@ -450,13 +600,12 @@ final class SegmentSlots {
         sealActive();
         boolean[] fullDisks = null;
         StorageFullException refused = null;
-        boolean mayCopy = true;
         while (true) {
             if (!disks.anyOnline()) {
                 throw new StorageException("raw-log has no online disk left: " + disks.summary());
             }
             if (free.isEmpty() && !freeDrained() && !awaitDrainedRatherThanLoseRead()) {
-                reclaim(false); // no active segment to re-append into: everything in the victim is evicted
+                evictOldest(); // no active segment to re-append into: everything in the victim is evicted
             }
             Segment s = takeFree(fullDisks);
             if (s == null) {
@@ -494,19 +643,20 @@ final class SegmentSlots {
             activePosition = RecordFormat.SEGMENT_HEADER_AREA;
             lastDisk = s.disk;
             reclaimer.activated();
+            if (active == null) {
+                continue; // a carried tombstone met a full file system and ended the new segment: take another
+            }
             for (int reclaims = 0; reclaims < KEPT_FREE && wantsReclaim(); reclaims++) {
-                try {
-                    reclaim(mayCopy);
-                } catch (StorageFullException e) {
+                // chosen now, while the writer rotating pins what it is writing, and reclaimed off its path
+                Segment victim = takeVictim();
+                if (victim == null) {
                     break; // every sealed segment is pinned right now; the next rotation tries again
                 }
-                if (active == null) {
-                    break;
+                if (!reclaimer.reclaimLater(victim)) {
+                    inlineReclaims.increment();
+                    reclaimer.evict(victim);
+                    freeReclaimed(victim);
                 }
-            }
-            if (active == null) {
-                mayCopy = false; // a failed copy ended the new segment: take another, without copying
-                continue;
             }
             return;
         }
@@ -582,10 +732,25 @@ final class SegmentSlots {
     }
 
     /**
-     * Frees the oldest unpinned sealed segment, letting the reclaimer evict or copy its objects first. A lookup may pin
-     * it while its objects are handled (the lookup lock is not held then): it then drains before it is reused.
+     * Evicts the oldest unpinned sealed segment whole and frees it, in the rotation that found no free slot. A lookup
+     * may pin it meanwhile (the lookup lock is not held): it then drains before it is reused.
      */
-    private void reclaim(boolean mayCopyForward) throws IOException {
+    private void evictOldest() throws IOException {
+        Segment victim = takeVictim();
+        if (victim == null) {
+            throw new StorageFullException("raw-log is full: all " + sealed.size()
+                    + " segments holding data are pinned by open readers or writers");
+        }
+        inlineReclaims.increment();
+        reclaimer.evict(victim);
+        freeReclaimed(victim);
+    }
+
+    /**
+     * Takes the oldest sealed segment nothing pins out of the sealed queue for a reclaim, which ends with
+     * {@link #freeReclaimed}; null if every sealed segment is pinned. The store's lock held.
+     */
+    private Segment takeVictim() {
         Segment victim = null;
         lookupLock.lock();
         try {
@@ -600,11 +765,27 @@ final class SegmentSlots {
         } finally {
             lookupLock.unlock();
         }
-        if (victim == null) {
-            throw new StorageFullException("raw-log is full: all " + sealed.size()
-                    + " segments holding data are pinned by open readers or writers");
+        if (victim != null) {
+            reclaiming.addLast(victim);
         }
-        reclaimer.reclaiming(victim, mayCopyForward && active != null);
+        return victim;
+    }
+
+    /**
+     * Frees a victim whose objects the reclaimer has evicted or copied, and wakes the writers waiting for a slot. A
+     * lookup may pin it still: it then drains before it is reused. The store's lock held.
+     */
+    void freeReclaimed(Segment victim) {
+        reclaiming.remove(victim);
+        copyHead = null;
+        try {
+            freeVictim(victim);
+        } finally {
+            slotFreed.signalAll();
+        }
+    }
+
+    private void freeVictim(Segment victim) {
         if (victim.state() == SlotState.DEAD || !disks.online(victim.disk)) {
             return; // its disk failed while its objects were handled (a copy's read): the slot stays out with it
         }
@@ -632,12 +813,13 @@ final class SegmentSlots {
     }
 
     /**
-     * Whether a rotation that has just activated a segment reclaims one more: when no slot is free, or fewer than
-     * {@link #KEPT_FREE} are free or draining (a slot reclaimed while a reader pinned it, which the next rotation may
-     * not have yet).
+     * Whether a rotation that has just activated a segment reclaims one more: when no slot is free and none is being
+     * reclaimed, or fewer than {@link #KEPT_FREE} are free, draining (a slot reclaimed while a reader pinned it, which
+     * the next rotation may not have yet) or being reclaimed.
      */
     private boolean wantsReclaim() {
-        return !freeDrained() || free.size() + draining.size() < KEPT_FREE;
+        boolean noneFree = !freeDrained();
+        return (noneFree && reclaiming.isEmpty()) || free.size() + draining.size() + reclaiming.size() < KEPT_FREE;
     }
 
     /** Queues the draining slots that nothing pins any more; returns whether a slot is free now. */
@@ -667,6 +849,26 @@ final class SegmentSlots {
     /** Returns how many rotations found no free slot and waited for a draining one (stats, tests). */
     long drainWaits() {
         return drainWaits.sum();
+    }
+
+    /** Segments chosen for a reclaim and not freed yet; read without the store's lock for stats, so it may lag. */
+    int reclaimingCount() {
+        return reclaiming.size();
+    }
+
+    /** Returns how many times a writer waited for the background reclaim (stats, tests). */
+    long reclaimWaits() {
+        return reclaimWaits.sum();
+    }
+
+    /** Returns the milliseconds writers spent waiting for the background reclaim, summed (stats). */
+    long reclaimWaitMillis() {
+        return java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(reclaimWaitNanos.sum());
+    }
+
+    /** Returns how many reclaims a rotation did itself, evicting the victim whole (stats, tests). */
+    long inlineReclaims() {
+        return inlineReclaims.sum();
     }
 
     /** Returns how many reclaimed slots wait for their last pin before they are reused (stats, tests). */

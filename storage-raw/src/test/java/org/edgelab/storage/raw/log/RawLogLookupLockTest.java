@@ -121,7 +121,7 @@ class RawLogLookupLockTest {
         slots.finishRecovery(1);
         PinSet reader = slots.newPins();
         Segment[] pinnedVictim = new Segment[1];
-        slots.reclaimer((victim, mayCopy) -> {
+        slots.reclaimer(victim -> {
             if (pinnedVictim[0] == null) { // a lookup pins it while its warm objects are copied (no lookup lock held)
                 lookupLock.lock();
                 try {

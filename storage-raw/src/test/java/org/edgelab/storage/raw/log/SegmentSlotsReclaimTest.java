@@ -46,7 +46,7 @@ class SegmentSlotsReclaimTest {
         }
         slots.finishRecovery(1);
         AtomicReference<Segment> victimOnDisk1 = new AtomicReference<>();
-        slots.reclaimer((victim, mayCopy) -> {
+        slots.reclaimer(victim -> {
             if (victim.disk == 1 && victimOnDisk1.compareAndSet(null, victim)) {
                 disks.failed(1, new IOException("Input/output error")); // as a copy's read of the victim meets it
             }
