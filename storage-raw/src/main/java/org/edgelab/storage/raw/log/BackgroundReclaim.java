@@ -32,8 +32,12 @@ final class BackgroundReclaim implements SegmentSlots.Reclaimer {
     private final ReentrantLock lock;
     private final Condition queued;
     private final String name;
+    /** A victim handed over, with the generation it held then. */
+    private record Victim(Segment segment, long generation) {
+    }
+
     /** Victims handed over, oldest first; the store's lock. */
-    private final ArrayDeque<Segment> victims = new ArrayDeque<>();
+    private final ArrayDeque<Victim> victims = new ArrayDeque<>();
     private final LongAdder reclaimed = new LongAdder();
     private volatile boolean stopping;
     private Thread thread;
@@ -99,7 +103,7 @@ final class BackgroundReclaim implements SegmentSlots.Reclaimer {
         if (stopping || thread == null) {
             return false;
         }
-        victims.addLast(victim);
+        victims.addLast(new Victim(victim, victim.generation()));
         queued.signal();
         return true;
     }
@@ -113,11 +117,16 @@ final class BackgroundReclaim implements SegmentSlots.Reclaimer {
                 while (victims.isEmpty() && !stopping) {
                     queued.awaitUninterruptibly();
                 }
-                victim = victims.pollFirst();
-                if (victim == null) {
+                Victim next = victims.pollFirst();
+                if (next == null) {
                     return; // stopping, nothing left
                 }
-                generation = victim.generation();
+                victim = next.segment();
+                generation = next.generation();
+                if (!slots.isVictim(victim, generation)) {
+                    slots.freeReclaimed(victim, generation); // its disk failed since: nothing of it is left to reclaim
+                    continue;
+                }
                 try {
                     eviction.carry(victim, generation); // before any copy: a copy's commit must come after them
                 } catch (RuntimeException e) {
@@ -144,9 +153,11 @@ final class BackgroundReclaim implements SegmentSlots.Reclaimer {
         } finally {
             lock.lock();
             try {
-                eviction.evictRest(victim, generation, moved);
-                slots.freeReclaimed(victim);
-                reclaimed.increment();
+                if (slots.isVictim(victim, generation)) { // else its disk failed meanwhile, its objects dropped with it
+                    eviction.evictRest(victim, generation, moved);
+                    reclaimed.increment();
+                }
+                slots.freeReclaimed(victim, generation);
             } finally {
                 lock.unlock();
             }

@@ -80,7 +80,7 @@ final class SegmentSlots {
 
         /**
          * Takes {@code victim}, out of the sealed queue already, to reclaim off the caller's thread (re-appending what
-         * it keeps, evicting the rest), ending with {@link #freeReclaimed}; false if it cannot (no background thread, or
+         * it keeps, evicting the rest), ending with {@link #freeReclaimed} for the generation it has now; false if it cannot (no background thread, or
          * it is stopping): the caller then evicts it itself. The store's lock held; must not block.
          */
         default boolean reclaimLater(Segment victim) {
@@ -655,7 +655,7 @@ final class SegmentSlots {
                 if (!reclaimer.reclaimLater(victim)) {
                     inlineReclaims.increment();
                     reclaimer.evict(victim);
-                    freeReclaimed(victim);
+                    freeReclaimed(victim, victim.generation());
                 }
             }
             return;
@@ -742,8 +742,9 @@ final class SegmentSlots {
                     + " segments holding data are pinned by open readers or writers");
         }
         inlineReclaims.increment();
+        long generation = victim.generation();
         reclaimer.evict(victim);
-        freeReclaimed(victim);
+        freeReclaimed(victim, generation);
     }
 
     /**
@@ -772,17 +773,26 @@ final class SegmentSlots {
     }
 
     /**
-     * Frees a victim whose objects the reclaimer has evicted or copied, and wakes the writers waiting for a slot. A
-     * lookup may pin it still: it then drains before it is reused. The store's lock held.
+     * Frees a victim of generation {@code generation} whose objects the reclaimer has evicted or copied, and wakes the
+     * writers waiting for a slot. A lookup may pin it still: it then drains before it is reused. A victim that is no
+     * longer that sealed generation (its disk failed meanwhile, and may even have been taken back) is only let go of.
+     * The store's lock held.
      */
-    void freeReclaimed(Segment victim) {
+    void freeReclaimed(Segment victim, long generation) {
         reclaiming.remove(victim);
         copyHead = null;
         try {
-            freeVictim(victim);
+            if (isVictim(victim, generation)) {
+                freeVictim(victim);
+            }
         } finally {
             slotFreed.signalAll();
         }
+    }
+
+    /** Whether {@code victim} still holds the sealed generation it was chosen with; the store's lock held. */
+    boolean isVictim(Segment victim, long generation) {
+        return victim.state() == SlotState.SEALED && victim.generation() == generation;
     }
 
     private void freeVictim(Segment victim) {
