@@ -56,8 +56,8 @@ final class SegmentSlots {
      */
     static final int KEPT_FREE = 3;
     /**
-     * How long a writer that finds no free slot waits for the background reclaim to free one before a rotation
-     * evicts the oldest segment itself, its read objects with it.
+     * How long a writer out of room waits for a reclaim while the free slots are kept for its copies, before it goes
+     * on all the same (taking a slot, or evicting the oldest segment whole if none is free).
      */
     static final long RECLAIM_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
 
@@ -134,9 +134,9 @@ final class SegmentSlots {
     private Segment copyHead;
     /** Segments taken out of the sealed queue whose reclaim has not freed them yet (store's lock). */
     private final ArrayDeque<Segment> reclaiming = new ArrayDeque<>();
-    /** Signalled (store's lock) when a reclaim frees a slot or the background reclaimer goes idle. */
+    /** Signalled (store's lock) when a reclaim ends: writers waiting for the copies look again. */
     private final java.util.concurrent.locks.Condition slotFreed;
-    /** Writers that found no free slot and waited for the background reclaim. */
+    /** Writers out of room that waited for a reclaim because the free slots were kept for its copies. */
     private final java.util.concurrent.atomic.LongAdder reclaimWaits = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder reclaimWaitNanos = new java.util.concurrent.atomic.LongAdder();
     /** Reclaims a rotation did itself, evicting everything in the victim: no free slot and none under way in time. */
@@ -505,7 +505,8 @@ final class SegmentSlots {
      * wait) until one ends, so that their bytes do not take the room the copies need and make them be evicted.
      */
     private boolean slotsShortForCopies() {
-        return !reclaiming.isEmpty() && (!freeDrained() || free.size() < reclaiming.size());
+        freeDrained();
+        return !reclaiming.isEmpty() && free.size() < reclaiming.size();
     }
 
     /**
